@@ -1,0 +1,1 @@
+"""The labelled corpus and its harness (``python -m bench``), plus performance benchmarks."""

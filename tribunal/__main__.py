@@ -1,0 +1,5 @@
+"""``python -m tribunal``: the same entry point as the console script."""
+
+from tribunal.cli import main
+
+raise SystemExit(main())

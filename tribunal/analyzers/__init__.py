@@ -1,0 +1,1 @@
+"""Built-in analyzers; each is listed in ``tribunal.registry`` and imported on use."""

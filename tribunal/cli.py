@@ -1,0 +1,102 @@
+"""Command-line entry point: ``tribunal <command>``.
+
+``main`` is thin: parse, dispatch to one function per command, and turn every
+failure into a stable exit code through one handler (see ``errors.ExitCode``).
+Commands import what they need when they run, so ``--version`` and ``--help``
+stay instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+
+from tribunal import __version__
+from tribunal.errors import ExitCode, TribunalError
+
+Command = Callable[[argparse.Namespace], int]
+
+DESCRIPTION = """\
+Tribunal: a deterministic gate against the defects coding agents ship.
+
+Verdicts: PASS, UNVERIFIED (loud, never blocks) and CONTRADICTED (a syntactic
+certainty; blocks with --hard-fail and in the git hooks).
+"""
+
+EPILOG = """\
+exit codes:
+  0    ran; report-only, or no CONTRADICTED finding
+  1    --hard-fail and at least one CONTRADICTED finding
+  2    usage, configuration, git or input-file error
+  3    internal error (a bug report with the traceback is written)
+  130  interrupted
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from tribunal.commands import check
+
+    parser = argparse.ArgumentParser(
+        prog="tribunal",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("-V", "--version", action="version", version=f"tribunal {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="<command>")
+    check.add_parser(sub, EPILOG)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["--version"], ["-V"]):
+        print(f"tribunal {__version__}")
+        return ExitCode.OK
+    try:
+        parser = build_parser()
+        ns = parser.parse_args(args)
+        func: Command | None = getattr(ns, "func", None)
+        if func is None:
+            parser.print_help(sys.stderr)
+            return ExitCode.USAGE
+        code = func(ns)
+        sys.stdout.flush()
+        return code
+    except TribunalError as exc:
+        return _fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        return _fail("interrupted", ExitCode.INTERRUPTED)
+    except BrokenPipeError:
+        _silence_stdout()
+        return ExitCode.OK
+    except Exception as exc:
+        return _internal_error(exc)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"tribunal: error: {message}", file=sys.stderr)
+    return code
+
+
+def _internal_error(exc: BaseException) -> int:
+    from tribunal.crashlog import write_bug_report
+
+    path = write_bug_report("".join(traceback.format_exception(exc)))
+    where = f"; traceback written to {path}" if path else ""
+    print(
+        f"tribunal: internal error: {type(exc).__name__}: {exc}{where}\n"
+        "tribunal: this is a bug in tribunal; please report it with that file",
+        file=sys.stderr,
+    )
+    return ExitCode.INTERNAL
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (``tribunal check | head``), keep Python quiet at exit."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

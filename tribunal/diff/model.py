@@ -1,0 +1,104 @@
+"""What one changed file looks like to an analyzer.
+
+Line numbers are 1-based. ``added`` holds new-file numbers, ``removed`` old-file
+numbers, and ``removed_anchor`` says where in the new file each deletion sits, so
+that a test whose only change is a deleted assertion still counts as touched.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+class Status(enum.Enum):
+    """How git classifies a file's change."""
+
+    ADDED = "added"
+    MODIFIED = "modified"
+    DELETED = "deleted"
+    RENAMED = "renamed"
+    COPIED = "copied"
+    TYPE_CHANGED = "type-changed"
+    MODE_ONLY = "mode-only"
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One ``@@ -a,b +c,d @@`` header, as numbers."""
+
+    old_start: int
+    old_count: int
+    new_start: int
+    new_count: int
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file of a diff.
+
+    ``path`` is where the file lives in head (for a deletion: where it lived in
+    base); ``old_path`` is its base path, None when the file is new. Blob ids are
+    None when unknown (a plain ``diff -u``) or when the side is the working tree.
+    ``skip_reason`` is set for files no analyzer should read (binary, symlink,
+    submodule, over the size cap).
+    """
+
+    path: str
+    old_path: str | None
+    status: Status
+    old_blob: str | None = None
+    new_blob: str | None = None
+    old_mode: str | None = None
+    new_mode: str | None = None
+    hunks: tuple[Hunk, ...] = ()
+    added: frozenset[int] = frozenset()
+    removed: frozenset[int] = frozenset()
+    removed_anchor: Mapping[int, int] = field(default_factory=dict)
+    added_text: Mapping[int, str] = field(default_factory=dict)
+    removed_text: Mapping[int, str] = field(default_factory=dict)
+    context_map: Mapping[int, int] = field(default_factory=dict)
+    binary: bool = False
+    skip_reason: str | None = None
+
+    @property
+    def has_base(self) -> bool:
+        return self.old_path is not None
+
+    @property
+    def has_head(self) -> bool:
+        return self.status is not Status.DELETED
+
+    def touches(
+        self, new_start: int, new_end: int, old_span: tuple[int, int] | None = None
+    ) -> bool:
+        """Whether the diff adds, changes or deletes a line inside a head-file span.
+
+        With ``old_span`` (the same construct's lines in base) deletions are
+        measured exactly; without it, a deletion counts when it sits inside the
+        span or right at its edges (a removed decorator, a removed last line).
+        """
+        if any(new_start <= line <= new_end for line in self.added):
+            return True
+        if old_span is not None:
+            return any(old_span[0] <= line <= old_span[1] for line in self.removed)
+        return any(new_start - 1 <= anchor <= new_end for anchor in self.removed_anchor.values())
+
+    def removed_in_old_span(self, old_start: int, old_end: int) -> list[int]:
+        """Old-file numbers of removed lines inside ``[old_start, old_end]``, ascending."""
+        return sorted(line for line in self.removed if old_start <= line <= old_end)
+
+    def new_line_for(self, old_line: int) -> int | None:
+        """Where an unchanged base line sits in head; None if the diff removed it."""
+        if old_line in self.removed:
+            return None
+        if old_line in self.context_map:
+            return self.context_map[old_line]
+        shift = 0
+        for hunk in self.hunks:
+            old_end = hunk.old_start + max(hunk.old_count, 1) - 1
+            if old_line <= old_end:
+                break
+            shift += hunk.new_count - hunk.old_count
+        return old_line + shift

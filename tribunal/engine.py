@@ -1,0 +1,108 @@
+"""Run the enabled analyzers over a change and assemble the report.
+
+Each analyzer is imported only when it runs and is isolated: a crash becomes an
+``AnalyzerError`` naming the analyzer and file, never a verdict, and the other
+analyzers still run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+import traceback
+from collections.abc import Iterable, Sequence
+
+from tribunal import suppress
+from tribunal.analysis import collecting_crashes
+from tribunal.change import Change
+from tribunal.findings import AnalyzerError, Finding, Report
+from tribunal.registry import BUILTINS, AnalyzerSpec
+
+
+def enabled_specs(change: Change, only: Sequence[str] | None = None) -> list[AnalyzerSpec]:
+    """Analyzers to run: ``only`` when given, else every built-in the config enables."""
+    ids = only if only is not None else list(BUILTINS)
+    return [BUILTINS[i] for i in ids if change.config.enabled(i)]
+
+
+def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
+    """Run analyzers on ``change``; never raises for an analyzer's own failure."""
+    started = time.perf_counter()
+    specs = enabled_specs(change, only)
+    findings: list[Finding] = []
+    errors: list[AnalyzerError] = []
+    for spec in specs:
+        found, crashed = _run_one(spec, change)
+        findings.extend(found)
+        errors.extend(crashed)
+    findings = suppress.apply(change, findings)
+    findings.extend(suppress.added_suppressions(change))
+    findings.sort(key=lambda f: (f.file, f.line or 0, f.analyzer, f.title))
+    findings = _fingerprinted(change, findings)
+    skipped = {fc.path: fc.skip_reason for fc in change.files if fc.skip_reason}
+    skipped.update(change.skipped)
+    return Report(
+        findings=tuple(findings),
+        analyzers=tuple(spec.id for spec in specs),
+        files_analyzed=len(change.analyzable()),
+        range=change.range,
+        duration_ms=(time.perf_counter() - started) * 1000,
+        errors=tuple(errors),
+        skipped=tuple(sorted((p, r) for p, r in skipped.items() if r)),
+    )
+
+
+def _run_one(spec: AnalyzerSpec, change: Change) -> tuple[list[Finding], list[AnalyzerError]]:
+    with collecting_crashes() as crashes:
+        try:
+            found = list(spec.load().run(change))
+        except Exception as exc:
+            crashes.append((None, exc))
+            found = []
+    errors = [_error(spec.id, file, exc) for file, exc in crashes]
+    return found, errors
+
+
+def _error(analyzer: str, file: str | None, exc: BaseException) -> AnalyzerError:
+    where = f" on {file}" if file else ""
+    tb = "".join(traceback.format_exception(exc))
+    message = f"analyzer {analyzer} crashed{where}: {type(exc).__name__}: {exc}"
+    return AnalyzerError(analyzer, file, message, tb)
+
+
+def _fingerprinted(change: Change, findings: list[Finding]) -> list[Finding]:
+    """Give each finding a digest of analyzer, file, claim and flagged content.
+
+    The line number is left out so a finding that moves keeps its identity;
+    findings that would share a digest (two on one line) get an ordinal.
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for finding in findings:
+        span = _span_text(change, finding)
+        fallback = "" if span else finding.title
+        parts = (finding.analyzer, finding.file, finding.claim or "", fallback, span)
+        digest = _digest(parts)
+        ordinal = seen.get(digest, 0)
+        seen[digest] = ordinal + 1
+        if ordinal:
+            digest = _digest((digest, str(ordinal)))
+        out.append(dataclasses.replace(finding, fingerprint=digest))
+    return out
+
+
+def _digest(parts: Iterable[str]) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()[:32]
+
+
+def _span_text(change: Change, finding: Finding) -> str:
+    """The flagged lines with whitespace collapsed: stable when the span moves."""
+    if finding.line is None or not finding.file:
+        return ""
+    source = change.read_head(finding.file)
+    if source is None:
+        return ""
+    end = finding.end_line or finding.line
+    lines: Iterable[str] = source.lines[finding.line - 1 : end]
+    return " ".join(" ".join(line.split()) for line in lines if line.strip())

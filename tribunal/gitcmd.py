@@ -1,0 +1,219 @@
+"""The one place that runs git.
+
+Every git call goes through ``Git.run`` so that the environment, the error
+message and the safety flags are decided once: ``GIT_OPTIONAL_LOCKS=0`` keeps
+read-only commands from refreshing the user's index, and a failure names the
+command, its exit code and git's own words. Blob contents come from one
+long-lived ``git cat-file --batch`` reader instead of a process per file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import IO
+
+from tribunal.errors import GitError
+
+#: Variables a hook inherits that point git at *the user's* index or git dir.
+#: They must not leak into git commands that target another repository or a
+#: throwaway worktree (pre-commit's ``no_git_env`` keeps the same idea).
+REPO_POINTING_VARS = (
+    "GIT_INDEX_FILE",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_PREFIX",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_QUARANTINE_PATH",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+)
+
+
+def no_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Return ``env`` (default: ours) without the variables that pin a repository."""
+    source = os.environ if env is None else env
+    return {k: v for k, v in source.items() if k not in REPO_POINTING_VARS}
+
+
+class BlobTooLarge:
+    """Marker for a blob that exceeded the read cap; only its size is kept."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def __repr__(self) -> str:
+        return f"BlobTooLarge({self.size})"
+
+
+class Git:
+    """A repository's git, run as subprocesses from ``cwd``.
+
+    ``env`` is the environment for every call; by default the caller's own, so
+    that ``GIT_INDEX_FILE`` set by ``git commit`` during a partial commit is
+    honoured when reading the index.
+    """
+
+    def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
+        self.cwd = cwd
+        base = dict(os.environ if env is None else env)
+        base["GIT_OPTIONAL_LOCKS"] = "0"
+        base.setdefault("GIT_TERMINAL_PROMPT", "0")
+        self.env = base
+        self._reader: _BatchReader | None = None
+
+    def argv(self, args: tuple[str, ...]) -> list[str]:
+        return ["git", "-c", "core.quotePath=true", *args]
+
+    def run(
+        self, *args: str, ok_codes: tuple[int, ...] = (0,), stdin: bytes | None = None
+    ) -> bytes:
+        """Run ``git args`` and return stdout; raise ``GitError`` on other exit codes."""
+        try:
+            proc = subprocess.run(
+                self.argv(args),
+                cwd=self.cwd,
+                env=self.env,
+                input=stdin,
+                stdin=None if stdin is not None else subprocess.DEVNULL,
+                capture_output=True,
+                check=False,
+            )
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed or not on PATH") from exc
+        if proc.returncode not in ok_codes:
+            raise GitError(_failure(args, proc.returncode, proc.stderr))
+        return proc.stdout
+
+    def text(self, *args: str, ok_codes: tuple[int, ...] = (0,)) -> str:
+        """``run`` decoded as UTF-8 with the trailing newline removed."""
+        return self.run(*args, ok_codes=ok_codes).decode("utf-8", "surrogateescape").rstrip("\n")
+
+    def stream(self, *args: str) -> Iterator[bytes]:
+        """Yield stdout lines of ``git args`` as they come, so huge output is never held whole."""
+        proc = subprocess.Popen(
+            self.argv(args),
+            cwd=self.cwd,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        try:
+            yield from proc.stdout
+        finally:
+            proc.stdout.close()
+            err = proc.stderr.read()
+            proc.stderr.close()
+            code = proc.wait()
+        if code != 0:
+            raise GitError(_failure(args, code, err))
+
+    def read_blob(self, spec: str, limit: int) -> bytes | BlobTooLarge | None:
+        """Contents of ``spec`` (an object id, ``rev:path`` or ``:path``), or None if absent."""
+        if "\n" in spec:
+            return self._read_blob_slow(spec, limit)
+        if self._reader is None:
+            self._reader = _BatchReader(self)
+        return self._reader.read(spec, limit)
+
+    def _read_blob_slow(self, spec: str, limit: int) -> bytes | BlobTooLarge | None:
+        """For names ``cat-file --batch`` cannot express (a newline in a path)."""
+        size_text = self.text("cat-file", "-s", spec, ok_codes=(0, 128))
+        if not size_text.isdigit():
+            return None
+        size = int(size_text)
+        if size > limit:
+            return BlobTooLarge(size)
+        return self.run("cat-file", "blob", spec)
+
+    def close(self) -> None:
+        """Stop the batch reader; safe to call twice."""
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    def __enter__(self) -> Git:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _BatchReader:
+    """A ``git cat-file --batch`` child answering one request at a time."""
+
+    def __init__(self, git: Git) -> None:
+        self._proc = subprocess.Popen(
+            git.argv(("cat-file", "--batch")),
+            cwd=git.cwd,
+            env=git.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def read(self, spec: str, limit: int) -> bytes | BlobTooLarge | None:
+        stdin, stdout = self._pipes()
+        stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")
+        stdin.flush()
+        header = stdout.readline()
+        if not header:
+            raise GitError(f"git cat-file --batch stopped while reading {spec!r}")
+        parts = header.split()
+        if len(parts) != 3:
+            return None  # "<spec> missing" or "<spec> ambiguous"
+        size = int(parts[2])
+        if parts[1] != b"blob":
+            _discard(stdout, size + 1)
+            return None
+        if size > limit:
+            _discard(stdout, size + 1)
+            return BlobTooLarge(size)
+        data = stdout.read(size)
+        stdout.read(1)
+        return data
+
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        return self._proc.stdin, self._proc.stdout
+
+    def close(self) -> None:
+        stdin, stdout = self._pipes()
+        with contextlib.suppress(BrokenPipeError):
+            stdin.close()
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        stdout.close()
+
+
+def _discard(stream: IO[bytes], count: int) -> None:
+    while count > 0:
+        chunk = stream.read(min(count, 1 << 16))
+        if not chunk:
+            return
+        count -= len(chunk)
+
+
+def _failure(args: tuple[str, ...], code: int, stderr: bytes) -> str:
+    words = stderr.decode("utf-8", "replace").strip().splitlines()
+    reason = words[-1] if words else "no message"
+    return f"git {' '.join(args)} failed (exit {code}): {reason}"
+
+
+def find_repo_root(start: Path) -> Path | None:
+    """The top of the work tree containing ``start``, or None outside a repository."""
+    git = Git(start)
+    try:
+        top = git.text("rev-parse", "--show-toplevel")
+    except GitError:
+        return None
+    return Path(top) if top else None

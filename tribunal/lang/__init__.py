@@ -1,0 +1,1 @@
+"""Language front ends: Python through ``ast``, JS/TS through tree-sitter."""

@@ -1,0 +1,63 @@
+"""``--format json``: the versioned machine shape (``tribunal.report/1``).
+
+The shape is pinned in the design (other tools parse it) and described by
+``tribunal/schemas/report.schema.json``; ``verdict`` appears on findings only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tribunal import __version__
+from tribunal.findings import Finding, Report
+
+SCHEMA_ID = "tribunal.report/1"
+
+
+def finding_to_dict(finding: Finding) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "analyzer": finding.analyzer,
+        "verdict": finding.verdict.name,
+        "file": finding.file,
+        "line": finding.line,
+        "end_line": finding.end_line,
+        "title": finding.title,
+        "detail": finding.detail,
+    }
+    for key in ("claim", "source", "language", "suppressed"):
+        value = getattr(finding, key)
+        if value is not None:
+            out[key] = value
+    out["fingerprint"] = finding.fingerprint
+    return out
+
+
+def report_to_dict(report: Report, *, hard_fail: bool = False) -> dict[str, Any]:
+    rng = report.range
+    return {
+        "schema": SCHEMA_ID,
+        "tool": {"name": "tribunal", "version": __version__},
+        "range": {
+            "kind": rng.kind,
+            "base": rng.base,
+            "head": rng.head,
+            "merge_base": rng.merge_base,
+            "description": rng.description,
+        },
+        "findings": [finding_to_dict(f) for f in report.findings],
+        "counts": report.counts,
+        "analyzers": list(report.analyzers),
+        "files_analyzed": report.files_analyzed,
+        "skipped": [{"file": path, "reason": reason} for path, reason in report.skipped],
+        "errors": [
+            {"analyzer": e.analyzer, "file": e.file, "message": e.message} for e in report.errors
+        ],
+        "duration_ms": round(report.duration_ms, 1),
+        "hard_fail": hard_fail,
+    }
+
+
+def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> str:
+    data = report_to_dict(report, hard_fail=hard_fail)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
