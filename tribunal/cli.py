@@ -35,8 +35,13 @@ exit codes:
 """
 
 
+#: Command modules, in ``--help`` order. Each has ``add_parser(subparsers, epilog)``
+#: which registers its flags and sets ``func`` to a ``(Namespace) -> int``.
+COMMAND_MODULES = ("check",)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from tribunal.commands import check
+    import importlib
 
     parser = argparse.ArgumentParser(
         prog="tribunal",
@@ -46,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-V", "--version", action="version", version=f"tribunal {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="<command>")
-    check.add_parser(sub, EPILOG)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"tribunal.commands.{name}").add_parser(sub, EPILOG)
     return parser
 
 
