@@ -7,21 +7,26 @@ The shape is pinned in the design (other tools parse it) and described by
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tribunal import __version__
 from tribunal.findings import Finding, Report
+from tribunal.render.common import span
 
 SCHEMA_ID = "tribunal.report/1"
+#: Paths from git that are not UTF-8 carry lone surrogates (``surrogateescape``).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:
+    start, end = span(finding)  # 1-based or null, as the schema says
     out: dict[str, Any] = {
         "analyzer": finding.analyzer,
         "verdict": finding.verdict.name,
         "file": finding.file,
-        "line": finding.line,
-        "end_line": finding.end_line,
+        "line": start,
+        "end_line": end,
         "title": finding.title,
         "detail": finding.detail,
     }
@@ -60,4 +65,7 @@ def report_to_dict(report: Report, *, hard_fail: bool = False) -> dict[str, Any]
 
 def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> str:
     data = report_to_dict(report, hard_fail=hard_fail)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    # A lone surrogate cannot be written as UTF-8; as a \\uXXXX escape it is
+    # valid JSON that json.loads turns back into the same path.
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
