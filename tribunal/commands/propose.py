@@ -1,0 +1,96 @@
+"""``tribunal propose``: let a model PROPOSE claims; the deterministic engine judges them.
+
+This command never imports a verifier, the gate or the exit-code logic of
+``check``: it reads a diff and writes a ```` ```tribunal ```` block.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from tribunal.errors import ExitCode, InputError
+
+HELP = """\
+Ask one model which claims a reviewer should have checked, and write them as a
+```tribunal block for `tribunal check --pr-body FILE`. Only claim keys that the
+verifiers know survive; everything else the model says is dropped and counted.
+
+Model: --model NAME or $TRIBUNAL_MODEL. Endpoint: --endpoint URL or
+$TRIBUNAL_ENDPOINT (an OpenAI-compatible base URL such as https://host/v1);
+without one, a local Ollama at $OLLAMA_HOST or http://127.0.0.1:11434.
+"""
+
+
+def add_parser(sub: Any, epilog: str) -> None:
+    from tribunal.llm.cliargs import WHICH_CHANGE, add_common
+
+    p: argparse.ArgumentParser = sub.add_parser(
+        "propose",
+        help="let a model propose claims for `check` to verify",
+        description=HELP + "\n" + WHICH_CHANGE,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(p, "time budget for the whole run (default 180)")
+    p.add_argument(
+        "--provider",
+        choices=("ollama", "openai"),
+        help="default: openai when an endpoint is given, else ollama",
+    )
+    p.add_argument("--endpoint", metavar="URL", help="also $TRIBUNAL_ENDPOINT")
+    p.add_argument("--model", metavar="NAME", help="also $TRIBUNAL_MODEL")
+    p.add_argument("--out", metavar="FILE", help="write the block here (default: stdout)")
+    p.set_defaults(func=run)
+
+
+def run(ns: argparse.Namespace) -> int:
+    from tribunal.llm.errors import require_extra
+
+    require_extra()
+    from tribunal.llm import cliargs
+    from tribunal.llm.claim_keys import known_claim_keys
+    from tribunal.llm.config import single_spec
+    from tribunal.llm.difftext import read_diff
+    from tribunal.llm.guard import refusal_notice, refused, send_allowed
+    from tribunal.llm.prompt import preview
+    from tribunal.llm.propose import prepare, propose_claims
+
+    cwd = cliargs.cwd(ns)
+    diff = read_diff(cwd, ns.diff, ns.base, ns.head, ns.staged)
+    spec = single_spec(ns.provider, ns.endpoint, ns.model)
+    if not diff.strip():
+        print("tribunal: propose: the diff is empty; nothing to propose", file=sys.stderr)
+        return ExitCode.OK
+    keys = known_claim_keys()
+    blocked = refused([spec], send_allowed(ns.allow_send_diff))
+    if blocked:
+        prepared = prepare(diff, keys)
+        where = f"{spec.public()['endpoint']} (model {spec.model})"
+        sys.stdout.write(preview([where], prepared.messages))
+        print(f"tribunal: {refusal_notice(blocked)}", file=sys.stderr)
+        return ExitCode.OK
+    proposal = propose_claims(diff, spec, cliargs.limits(ns), ns.budget or 180.0, claim_keys=keys)
+    _write(proposal.block, ns.out, cwd)
+    costs = proposal.costs
+    print(
+        f"tribunal: propose: {len(proposal.claims)} claim(s) kept, {len(proposal.dropped)} "
+        f"dropped (unknown key or bad argument); {proposal.redactions} secret(s) redacted; "
+        f"{costs.calls} call(s), {costs.tokens_in}+{costs.tokens_out} tokens, "
+        f"{costs.seconds:.1f} s",
+        file=sys.stderr,
+    )
+    return ExitCode.OK
+
+
+def _write(text: str, out: str | None, cwd: Path) -> None:
+    if out is None:
+        sys.stdout.write(text)
+        return
+    path = Path(out) if Path(out).is_absolute() else cwd / out
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{out}: cannot write: {exc.strerror or exc}") from None

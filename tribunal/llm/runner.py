@@ -1,0 +1,94 @@
+"""Run one council phase: every call in parallel, inside the budget, drops recorded.
+
+A member that fails on its own account (unreachable, too slow for its call
+timeout, malformed twice) is dropped with the reason. A member cut off by the
+council's own deadline keeps the verdict it already gave: only the phase is
+marked cut short. In Form it has no verdict yet, so there it is dropped too.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from tribunal.llm.ask import Answer, ask
+from tribunal.llm.budget import Budget, Limits
+from tribunal.llm.errors import LLMError
+from tribunal.llm.parallel import run_parallel
+from tribunal.llm.providers import Message, Provider
+from tribunal.llm.result import Drop
+
+T = TypeVar("T", bound=BaseModel)
+Job = Callable[[], Answer[T]]
+_LATE, _SKIPPED = "late", "skipped"
+
+
+class PhaseRunner:
+    """Runs phases for one council and keeps its ledger: drops, token usage, phase status."""
+
+    def __init__(
+        self,
+        providers: Mapping[str, Provider],
+        limits: Limits,
+        budget: Budget,
+        billed: Iterable[str],
+    ) -> None:
+        self.providers, self.limits, self.budget = providers, limits, budget
+        self.drops: dict[str, Drop] = {}
+        self.usage: dict[str, list[int]] = {key: [0, 0] for key in billed}
+        self.status: dict[str, str] = {}
+        self._lock = threading.Lock()  # the judge's two orderings bill the same entry
+
+    def job(
+        self, key: str, messages: Sequence[Message], model: type[T], bill: str | None = None
+    ) -> Job[T]:
+        """A call to provider ``key``, its tokens billed to ``bill`` (default: ``key``)."""
+        return partial(self._ask, key, messages, model, bill or key)
+
+    def _ask(self, key: str, messages: Sequence[Message], model: type[T], bill: str) -> Answer[T]:
+        answer = ask(self.providers[key], messages, model, self.limits, self.budget)
+        with self._lock:
+            self.usage[bill][0] += answer.tokens_in
+            self.usage[bill][1] += answer.tokens_out
+        return answer
+
+    def run(self, phase: str, jobs: Mapping[str, Job[T]]) -> tuple[dict[str, T], dict[str, str]]:
+        """The values of ``jobs``, and a note for each job that gave none."""
+        if not jobs:
+            return {}, {}
+        if self.budget.remaining() <= 0:
+            self.status[phase] = "skipped: the council's time budget is spent"
+            return {}, dict.fromkeys(jobs, _SKIPPED)
+        outcomes = run_parallel(list(jobs.values()), self.budget.deadline)
+        values: dict[str, T] = {}
+        notes: dict[str, str] = {}
+        for key, outcome in zip(jobs, outcomes, strict=True):
+            if outcome.value is not None:
+                values[key] = outcome.value.value
+            elif outcome.error is not None and not isinstance(outcome.error, LLMError):
+                raise outcome.error  # a bug, not a model's failure: let it surface
+            else:
+                notes[key] = str(outcome.error) if outcome.error else _LATE
+        cut = any(_over_budget(note) for note in notes.values())
+        self.status[phase] = "cut short by the time budget" if cut else "done"
+        return values, notes
+
+    def members(self, phase: str, jobs: Mapping[str, Job[T]]) -> dict[str, T]:
+        """``run`` for member calls: each member that failed on its own account is dropped."""
+        values, notes = self.run(phase, jobs)
+        for member_id, note in notes.items():
+            if phase == "form" or not _over_budget(note):
+                reason = "no reply within the council's time budget" if _over_budget(note) else note
+                self.drops[member_id] = Drop(phase, reason)
+        return values
+
+    def live(self, ids: Iterable[str]) -> list[str]:
+        return [member_id for member_id in ids if member_id not in self.drops]
+
+
+def _over_budget(note: str) -> bool:
+    return note in (_LATE, _SKIPPED) or note.endswith("budget is spent")
