@@ -1,13 +1,114 @@
-"""assertion-free-test for Python (pytest and unittest). Placeholder: filled in next."""
+"""assertion-free-test for Python (pytest and unittest).
+
+Only the tests the diff touches are judged, one finding each, PASS included so
+a report shows what was looked at. A test counts as touched when the diff adds
+a line inside its span (decorators included) or removes one from the same
+test's span in base: deleting the last assertion of a test is a change to it.
+Skipped tests are not judged. A test file that does not parse gets a single
+UNVERIFIED finding, never a verdict on its tests.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator
 
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
-from tribunal.findings import Finding
+from tribunal.findings import Finding, Verdict
+from tribunal.lang.pytest_naming import PytestNaming
+from tribunal.lang.pytest_project import judge_in_project, naming_for
+from tribunal.lang.python_judge import Judgement
+from tribunal.lang.python_tests import (
+    ModuleIndex,
+    PyTestCase,
+    discover_tests,
+    is_test_file,
+    parse_module,
+    parse_source,
+)
+
+ID = "assertion-free-test"
+
+Key = tuple[str, int]  # qualified name, and which definition of that name
 
 
 def judge_file(change: Change, fc: FileChange) -> Iterator[Finding]:
-    return iter(())
+    naming = naming_for(change, fc.path)
+    if not is_test_file(fc.path, naming):
+        return
+    source = change.head_source(fc)
+    if source is None:
+        return
+    parsed = parse_source(source.data)
+    if parsed.tree is None:
+        yield _unparsable(fc, parsed.error or "unknown error", parsed.error_line)
+        return
+    index = ModuleIndex.build(parsed.tree)
+    tests = [(k, t) for k, t in _keyed(discover_tests(index, naming)) if t.skip_reason is None]
+    if not tests:
+        return
+    old_spans = _old_spans(change, fc, naming)
+    for key, test in tests:
+        if fc.touches(test.start, test.end, old_spans.get(key)):
+            yield _finding(fc, test, judge_in_project(change, fc.path, test, index))
+
+
+def _old_spans(change: Change, fc: FileChange, naming: PytestNaming) -> dict[Key, tuple[int, int]]:
+    base = change.base_source(fc)
+    tree = parse_module(base.data) if base is not None else None
+    if tree is None:
+        return {}
+    base_tests = discover_tests(ModuleIndex.build(tree), naming)
+    return {key: (test.start, test.end) for key, test in _keyed(base_tests)}
+
+
+def _keyed(tests: Iterable[PyTestCase]) -> Iterator[tuple[Key, PyTestCase]]:
+    seen: dict[str, int] = {}
+    for test in tests:
+        count = seen.get(test.qualname, 0)
+        seen[test.qualname] = count + 1
+        yield (test.qualname, count), test
+
+
+def _finding(fc: FileChange, test: PyTestCase, judgement: Judgement) -> Finding:
+    name = f"`{test.qualname}`"
+    if judgement.verdict is Verdict.PASS:
+        title = f"test {name} asserts"
+        detail = f"{name} reaches an assertion ({judgement.reason}):"
+    elif judgement.verdict is Verdict.CONTRADICTED:
+        title = f"test {name} asserts nothing and can never fail"
+        detail = (
+            f"No assertion in {name} (lines {test.start}-{test.end}): {judgement.reason}, "
+            "and no fixture, setup code or decorator runs with it, so it passes "
+            "whatever the code under test does."
+        )
+    else:
+        title = f"test {name} has no assertion Tribunal can see"
+        detail = f"No assertion found in {name}; {judgement.reason}."
+    evidence = "".join(f"\n- {line}" for line in judgement.evidence)
+    return Finding(
+        analyzer=ID,
+        verdict=judgement.verdict,
+        file=fc.path,
+        line=test.line,
+        end_line=test.end,
+        title=title,
+        detail=detail + evidence,
+        language="python",
+    )
+
+
+def _unparsable(fc: FileChange, error: str, line: int | None) -> Finding:
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    where = f" at line {line}" if line else ""
+    return Finding(
+        analyzer=ID,
+        verdict=Verdict.UNVERIFIED,
+        file=fc.path,
+        line=line,
+        end_line=line,
+        title="test file could not be parsed; its tests were not judged",
+        detail=f"Python {version}'s parser rejects this file{where} ({error}).",
+        language="python",
+    )

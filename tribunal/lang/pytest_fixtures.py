@@ -1,0 +1,125 @@
+"""Does an import bring an autouse fixture into a test module?
+
+``from tests.fixtures import *`` or an imported-but-unused name can make an
+autouse fixture visible to a test module, and pytest then runs it around every
+test there. The imported module is looked up in the head tree (relative
+imports from the test's package; absolute ones from the repository root,
+``src/``, the configured ``python-roots`` and the test's own directories, as
+pytest puts them on ``sys.path``) and read: a name defined there as an autouse
+fixture, or a module that cannot be parsed, is reported. Re-exports are
+followed a few levels. A module outside the repository is a third-party
+package, where autouse fixtures come through plugins rather than imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+
+from tribunal.change import Change
+from tribunal.lang.per_change import PerChange
+from tribunal.lang.pytest_naming import ancestor_dirs
+from tribunal.lang.python_index import ModuleIndex, top_level
+from tribunal.lang.python_marks import Effect, classify
+from tribunal.lang.python_scope import FixtureImport, fixture_imports
+from tribunal.lang.python_tests import parse_module
+
+MAX_HOPS = 3
+
+_PARSED: PerChange[str, ModuleIndex | None] = PerChange()
+
+
+def imported_autouse(change: Change, path: str, index: ModuleIndex) -> list[str]:
+    """Why imports of the test module at ``path`` may run autouse fixtures (if they may)."""
+    reasons = []
+    for item in fixture_imports(index):
+        target = resolve_module(change, path, item.module)
+        if target is None:
+            continue
+        why = _autouse_in(change, target, item.name, MAX_HOPS)
+        if why:
+            reasons.append(f"{_describe(item)} (line {item.line}): {why}")
+    return reasons
+
+
+def resolve_module(change: Change, importer: str, module: str) -> str | None:
+    """The repository file a module name refers to from ``importer``, if any."""
+    level = len(module) - len(module.lstrip("."))
+    parts = [p for p in module.lstrip(".").split(".") if p]
+    if level:
+        base = posixpath.dirname(importer)
+        for _ in range(level - 1):
+            base = posixpath.dirname(base)
+        roots = [base]
+    else:
+        roots = [
+            "",
+            "src",
+            *change.config.python_roots,
+            *ancestor_dirs(posixpath.dirname(importer)),
+        ]
+    for root in dict.fromkeys(roots):
+        stem = posixpath.join(root, *parts) if parts else root
+        for candidate in (f"{stem}.py", posixpath.join(stem, "__init__.py")):
+            if candidate.startswith("/") or candidate == ".py":
+                continue
+            if change.read_head(candidate) is not None:
+                return candidate
+    return None
+
+
+def _autouse_in(change: Change, path: str, name: str, hops: int) -> str:
+    index = _PARSED.get(change, path, lambda: _index(change, path))
+    if index is None:
+        return f"`{path}` could not be parsed"
+    for stmt in top_level(index.tree.body):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            if (name in ("*", stmt.name)) and _is_autouse(stmt, index):
+                return f"`{path}` defines autouse fixture `{stmt.name}` (line {stmt.lineno})"
+        elif isinstance(stmt, ast.ImportFrom) and hops > 0:
+            why = _reexport(change, path, stmt, name, hops)
+            if why:
+                return why
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign) and _autouse_keyword(stmt):
+            return f"`{path}` makes an autouse fixture at line {stmt.lineno}"
+    return ""
+
+
+def _reexport(change: Change, path: str, stmt: ast.ImportFrom, name: str, hops: int) -> str:
+    module = "." * stmt.level + (stmt.module or "")
+    for alias in stmt.names:
+        if alias.name == "*" or name in ("*", alias.asname or alias.name):
+            target = resolve_module(change, path, module)
+            if target is not None and target != path:
+                wanted = name if alias.name == "*" else alias.name
+                why = _autouse_in(change, target, wanted, hops - 1)
+                if why:
+                    return why
+    return ""
+
+
+def _is_autouse(fn: ast.FunctionDef | ast.AsyncFunctionDef, index: ModuleIndex) -> bool:
+    return any(
+        (mark := classify(dec, index)).effect is Effect.FIXTURE and mark.flag
+        for dec in fn.decorator_list
+    )
+
+
+def _autouse_keyword(stmt: ast.stmt) -> bool:
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.keyword) and node.arg == "autouse":
+            value = node.value
+            return not (isinstance(value, ast.Constant) and value.value in (False, None, 0))
+    return False
+
+
+def _index(change: Change, path: str) -> ModuleIndex | None:
+    source = change.read_head(path)
+    tree = parse_module(source.data) if source is not None else None
+    return ModuleIndex.build(tree) if tree is not None else None
+
+
+def _describe(item: FixtureImport) -> str:
+    if item.name == "*":
+        return f"`from {item.module} import *`"
+    return f"`{item.name}`, imported from {item.module} and never used here"

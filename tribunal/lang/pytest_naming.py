@@ -1,0 +1,133 @@
+"""Which files, classes and functions pytest collects, as a project configures it.
+
+(Also the ``usefixtures`` option, the one setting that runs code around every test.)
+
+pytest reads ``python_files``, ``python_classes`` and ``python_functions``
+from the first of ``pytest.ini``, ``.pytest.ini``, ``pyproject.toml``,
+``tox.ini`` and ``setup.cfg`` that holds a pytest section. This module turns
+one such file's text into a ``PytestNaming``; reading the files is
+``tribunal.lang.pytest_project``'s job.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: Config files in the order pytest prefers them within one directory.
+CONFIG_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+
+
+@dataclass(frozen=True)
+class PytestNaming:
+    """pytest's collection patterns; the defaults unless a config file says otherwise."""
+
+    files: tuple[str, ...] = ("test_*.py", "*_test.py")
+    classes: tuple[str, ...] = ("Test",)
+    functions: tuple[str, ...] = ("test",)
+    source: str | None = None  # the config file the patterns came from
+    usefixtures: tuple[str, ...] = ()  # the ``usefixtures`` ini option: applied to every test
+
+    def file(self, path: str) -> bool:
+        """pytest's ``fnmatch_ex``: a pattern without ``/`` matches the file name."""
+        name = posixpath.basename(path)
+        for pattern in self.files:
+            if "/" in pattern:
+                if fnmatch.fnmatchcase("/" + path, "*/" + pattern.lstrip("/")):
+                    return True
+            elif fnmatch.fnmatchcase(name, pattern):
+                return True
+        return False
+
+    def cls(self, name: str) -> bool:
+        return _prefix_or_glob(name, self.classes)
+
+    def function(self, name: str) -> bool:
+        return _prefix_or_glob(name, self.functions)
+
+
+DEFAULT_NAMING = PytestNaming()
+
+
+def is_test_file(path: str, naming: PytestNaming = DEFAULT_NAMING) -> bool:
+    """Whether pytest would collect ``path`` (a repository-relative ``.py`` path)."""
+    return path.endswith(".py") and naming.file(path)
+
+
+def naming_from_config(path: str, text: str) -> PytestNaming | None:
+    """The naming one config file declares; None when it holds no pytest section."""
+    name = posixpath.basename(path)
+    options: Mapping[str, Any] | None
+    if name == "pyproject.toml":
+        options = _toml_options(text)
+    else:
+        section = {"tox.ini": "pytest", "setup.cfg": "tool:pytest"}.get(name, "pytest")
+        options = _ini_options(text, section, always=name in ("pytest.ini", ".pytest.ini"))
+    if options is None:
+        return None
+    return PytestNaming(
+        files=_patterns(options.get("python_files"), DEFAULT_NAMING.files),
+        classes=_patterns(options.get("python_classes"), DEFAULT_NAMING.classes),
+        functions=_patterns(options.get("python_functions"), DEFAULT_NAMING.functions),
+        source=path,
+        usefixtures=_patterns(options.get("usefixtures"), ()),
+    )
+
+
+def _toml_options(text: str) -> Mapping[str, Any] | None:
+    import tomllib  # only when a pyproject.toml exists: keeps the hook's start fast
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, UnicodeError):
+        return None
+    pytest = data.get("tool", {}).get("pytest")
+    if not isinstance(pytest, dict):
+        return None
+    legacy = pytest.get("ini_options")
+    return legacy if isinstance(legacy, dict) else pytest
+
+
+def _ini_options(text: str, section: str, always: bool) -> Mapping[str, Any] | None:
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return {} if always else None
+    if parser.has_section(section):
+        return dict(parser.items(section))
+    return {} if always else None
+
+
+def _patterns(value: object, default: tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(value, str):
+        found = tuple(value.split())
+    elif isinstance(value, list):
+        found = tuple(p for item in value if isinstance(item, str) for p in item.split())
+    else:
+        return default
+    return found or default
+
+
+def ancestor_dirs(directory: str) -> list[str]:
+    """``a/b`` -> ``["a/b", "a", ""]``: a directory and those above it, up to the root."""
+    out = [directory]
+    while directory:
+        directory = posixpath.dirname(directory)
+        out.append(directory)
+    return out
+
+
+def _prefix_or_glob(name: str, patterns: tuple[str, ...]) -> bool:
+    for pattern in patterns:
+        if any(c in pattern for c in "*?["):
+            if fnmatch.fnmatchcase(name, pattern):
+                return True
+        elif name.startswith(pattern):
+            return True
+    return False

@@ -1,0 +1,162 @@
+"""What a project's pytest setup says about one test file, read from the head tree.
+
+Things outside a test file change how its tests are judged: the config that
+decides which files are test files (``python_files`` and friends, from the
+nearest ``pytest.ini`` / ``pyproject.toml`` / ``tox.ini`` / ``setup.cfg``) and
+its ``usefixtures`` option; ``conftest.py`` files above it whose autouse
+fixtures, plugins or run-time hooks execute around every test; and autouse
+fixtures its imports bring in (``pytest_fixtures``). All are read through
+``Change.read_head``, only when a verdict depends on them, and remembered per
+change. ``judge_in_project`` is the verdict analyzers should use.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+from collections.abc import Callable
+
+from tribunal.change import Change
+from tribunal.findings import Verdict
+from tribunal.lang.per_change import PerChange
+from tribunal.lang.pytest_fixtures import imported_autouse
+from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, PytestNaming, ancestor_dirs
+from tribunal.lang.pytest_naming import naming_from_config as _naming_from_config
+from tribunal.lang.python_index import ModuleIndex, top_level
+from tribunal.lang.python_judge import Judgement, judge_test
+from tribunal.lang.python_marks import Effect, classify
+from tribunal.lang.python_tests import PyTestCase, parse_source
+from tribunal.snapshot import EmptySnapshot
+
+#: conftest hooks that run code around each test (a failure there fails the test).
+RUN_HOOKS = frozenset(
+    {
+        "pytest_runtest_setup",
+        "pytest_runtest_call",
+        "pytest_runtest_teardown",
+        "pytest_runtest_protocol",
+        "pytest_pyfunc_call",
+        "pytest_collection_modifyitems",
+        "pytest_itemcollected",
+    }
+)
+
+_NAMING: PerChange[str, PytestNaming] = PerChange()
+_CONFTEST: PerChange[str, tuple[str, ...]] = PerChange()
+
+
+def head_tree_known(change: Change) -> bool:
+    """False for a bare diff: files outside the diff cannot be read."""
+    return change.head is not None and not isinstance(change.head, EmptySnapshot)
+
+
+def naming_for(change: Change, path: str) -> PytestNaming:
+    """The collection patterns in force for ``path``: the nearest pytest config wins."""
+    return _naming_for_dir(change, posixpath.dirname(path))
+
+
+def is_python_test_file(change: Change, path: str) -> bool:
+    return path.endswith(".py") and naming_for(change, path).file(path)
+
+
+def outside_setup(change: Change, path: str, index: ModuleIndex) -> tuple[str, ...]:
+    """Code from other files that runs around every test in ``path``.
+
+    The ``usefixtures`` option of the pytest config, conftest.py files above
+    it, and autouse fixtures that its imports bring in.
+    """
+    naming = naming_for(change, path)
+    reasons = list(conftest_setup(change, path))
+    if naming.usefixtures:
+        fixtures = ", ".join(naming.usefixtures)
+        reasons.insert(0, f"`{naming.source}` applies usefixtures = {fixtures} to every test")
+    if head_tree_known(change):
+        reasons.extend(imported_autouse(change, path, index))
+    return tuple(reasons)
+
+
+def judge_in_project(change: Change, path: str, test: PyTestCase, index: ModuleIndex) -> Judgement:
+    """``judge_test`` plus what other files run around the test (read only when it matters)."""
+    judgement = judge_test(test, index)
+    if judgement.verdict is Verdict.CONTRADICTED:
+        outside = outside_setup(change, path, index)
+        if outside:
+            judgement = judge_test(test, index, outside)
+    return judgement
+
+
+def conftest_setup(change: Change, path: str) -> tuple[str, ...]:
+    """Why conftest.py files above ``path`` may run code around its tests (if they do)."""
+    if not head_tree_known(change):
+        return (
+            "only a diff was given, so conftest.py files that may run autouse fixtures "
+            "around it could not be read",
+        )
+    reasons: list[str] = []
+    for directory in ancestor_dirs(posixpath.dirname(path)):
+        conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
+        reasons.extend(_CONFTEST.get(change, conftest, _reader(change, conftest)))
+    return tuple(reasons)
+
+
+def _naming_for_dir(change: Change, directory: str) -> PytestNaming:
+    def compute() -> PytestNaming:
+        for name in CONFIG_FILES:
+            config = posixpath.join(directory, name) if directory else name
+            source = change.read_head(config)
+            if source is not None:
+                naming = _naming_from_config(config, source.text)
+                if naming is not None:
+                    return naming
+        if not directory:
+            return DEFAULT_NAMING
+        return _naming_for_dir(change, posixpath.dirname(directory))
+
+    return _NAMING.get(change, directory, compute)
+
+
+def _reader(change: Change, path: str) -> Callable[[], tuple[str, ...]]:
+    return lambda: _read_conftest(change, path)
+
+
+def _read_conftest(change: Change, path: str) -> tuple[str, ...]:
+    source = change.read_head(path)
+    if source is None:
+        return ()
+    parsed = parse_source(source.data)
+    if parsed.tree is None:
+        return (f"`{path}` could not be parsed, so its fixtures are unknown",)
+    index = ModuleIndex.build(parsed.tree)
+    reasons = []
+    for stmt in top_level(parsed.tree.body):
+        reason = _conftest_statement(stmt, index, path)
+        if reason:
+            reasons.append(reason)
+    if not reasons:
+        reasons.extend(_autouse_anywhere(parsed.tree, path))
+    return tuple(reasons)
+
+
+def _autouse_anywhere(tree: ast.Module, path: str) -> list[str]:
+    """``fixture(autouse=True)`` written any other way (``x = pytest.fixture(...)(f)``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "autouse":
+            value = node.value
+            if not (isinstance(value, ast.Constant) and value.value in (False, None, 0)):
+                return [f"`{path}` declares an autouse fixture (line {value.lineno})"]
+    return []
+
+
+def _conftest_statement(stmt: ast.stmt, index: ModuleIndex, path: str) -> str:
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+        for dec in stmt.decorator_list:
+            mark = classify(dec, index)
+            if mark.effect is Effect.FIXTURE and mark.flag:
+                return f"`{path}` has autouse fixture `{stmt.name}` (line {stmt.lineno})"
+        if stmt.name in RUN_HOOKS:
+            return f"`{path}` defines hook `{stmt.name}` (line {stmt.lineno})"
+    if isinstance(stmt, ast.Assign | ast.AnnAssign):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if any(isinstance(t, ast.Name) and t.id == "pytest_plugins" for t in targets):
+            return f"`{path}` loads plugins with `pytest_plugins` (line {stmt.lineno})"
+    return ""

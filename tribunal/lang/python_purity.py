@@ -1,0 +1,309 @@
+"""Can anything in a test fail? A straight-line walk over its body.
+
+CONTRADICTED needs a syntactic certainty that nothing in the test can fail:
+every statement is a literal assignment, arithmetic or a comparison on
+literals (or on locals bound from them), an ``assert`` that is always true, or
+a call to a same-file helper that itself cannot fail. The walk stops at the
+first statement it cannot prove harmless and reports it as the ``Blocker``:
+a call, an import, a loop, a ``with``, a subscript, anything it does not know.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from typing import NamedTuple
+
+from tribunal.lang.python_consts import Raises, Unknown, evaluate
+from tribunal.lang.python_index import PLAIN_TESTCASES, FuncDef, ModuleIndex, bound_names
+
+MAX_HELPER_DEPTH = 6
+
+
+class Blocker(NamedTuple):
+    """The first thing in a test that might fail, as a phrase: ``calls `f()```."""
+
+    line: int
+    text: str
+
+
+class Purity(NamedTuple):
+    blocker: Blocker | None
+    tautologies: frozenset[int]  # id() of ``assert`` nodes that can never fail
+    helpers: tuple[str, ...] = ()  # harmless helpers that were followed
+
+
+class _Flow(enum.Enum):
+    RETURNED = "returned"
+
+
+Outcome = Blocker | _Flow | None
+
+
+def examine(fn: FuncDef, index: ModuleIndex, cls: ast.ClassDef | None) -> Purity:
+    """Walk a test body; ``blocker`` is None when nothing in it can fail."""
+    walker = _Walker(index, cls)
+    try:
+        outcome = walker.body(fn, {})
+    except RecursionError:
+        outcome = Blocker(fn.lineno, "is too deeply nested to analyze")
+    blocker = outcome if isinstance(outcome, Blocker) else None
+    return Purity(blocker, frozenset(walker.tautologies), tuple(dict.fromkeys(walker.helpers)))
+
+
+class _Frame:
+    """One function being walked: literal-bound locals and harmless nested defs."""
+
+    def __init__(self, fn: FuncDef, env: dict[str, object], local_names: frozenset[str]) -> None:
+        self.fn = fn
+        self.env = env
+        self.funcs: dict[str, FuncDef] = {}
+        self.locals = local_names
+
+
+class _Walker:
+    def __init__(self, index: ModuleIndex, cls: ast.ClassDef | None) -> None:
+        self.index = index
+        self.cls = cls
+        self.stack: list[FuncDef] = []
+        self.tautologies: set[int] = set()
+        self.helpers: list[str] = []
+
+    def body(self, fn: FuncDef, env: dict[str, object]) -> Outcome:
+        frame = _Frame(fn, env, _locals_of(fn))
+        return self.block(fn.body, frame)
+
+    def block(self, stmts: list[ast.stmt], frame: _Frame) -> Outcome:
+        for stmt in stmts:
+            outcome = self.stmt(stmt, frame)
+            if outcome is not None:
+                return outcome
+        return None
+
+    def stmt(self, stmt: ast.stmt, frame: _Frame) -> Outcome:
+        if isinstance(stmt, ast.Pass):
+            return None
+        if isinstance(stmt, ast.Expr):
+            if isinstance(stmt.value, ast.Call):
+                return self.call(stmt.value, frame)
+            return self.value(stmt.value, frame)[1]
+        if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            return self.assign(stmt, frame)
+        if isinstance(stmt, ast.Assert):
+            return self.assertion(stmt, frame)
+        if isinstance(stmt, ast.Return):
+            if stmt.value is not None:
+                blocker = self.value(stmt.value, frame)[1]
+                if blocker is not None:
+                    return blocker
+            return _Flow.RETURNED
+        if isinstance(stmt, ast.If):
+            test, blocker = self.value(stmt.test, frame)
+            if blocker is not None:
+                return blocker
+            return self.block(stmt.body if test else stmt.orelse, frame)
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            return self.nested_def(stmt, frame)
+        return Blocker(stmt.lineno, describe_statement(stmt))
+
+    def value(self, expr: ast.expr, frame: _Frame) -> tuple[object, Blocker | None]:
+        try:
+            return evaluate(expr, frame.env), None
+        except Raises as exc:
+            text = f"evaluates `{short(expr)}`, which raises {exc.error}"
+            return None, Blocker(expr.lineno, text)
+        except Unknown:
+            return None, Blocker(expr.lineno, describe_expression(expr, frame.env))
+
+    def assign(self, stmt: ast.Assign | ast.AnnAssign | ast.AugAssign, frame: _Frame) -> Outcome:
+        if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
+            return None if isinstance(stmt.target, ast.Name) else _blocker(stmt)
+        if isinstance(stmt, ast.AugAssign):
+            if not isinstance(stmt.target, ast.Name):
+                return _blocker(stmt)
+            expr: ast.expr = ast.BinOp(ast.Name(stmt.target.id, ast.Load()), stmt.op, stmt.value)
+            ast.copy_location(expr, stmt)
+            targets: list[ast.expr] = [stmt.target]
+        else:
+            assert stmt.value is not None
+            expr = stmt.value
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        value, blocker = self.value(expr, frame)
+        if blocker is not None:
+            return blocker
+        for target in targets:
+            problem = _bind(target, value, frame)
+            if problem is not None:
+                return Blocker(stmt.lineno, problem)
+        return None
+
+    def assertion(self, stmt: ast.Assert, frame: _Frame) -> Outcome:
+        value, blocker = self.value(stmt.test, frame)
+        if blocker is not None:
+            return Blocker(stmt.lineno, f"asserts `{short(stmt.test)}`")
+        if not value:
+            return Blocker(stmt.lineno, f"asserts `{short(stmt.test)}`, which always fails")
+        self.tautologies.add(id(stmt))
+        return None
+
+    def nested_def(self, fn: FuncDef, frame: _Frame) -> Outcome:
+        annotated = _annotations(fn) and not self.index.future_annotations
+        if fn.decorator_list or annotated:
+            return Blocker(fn.lineno, f"defines `{fn.name}` with decorators or annotations")
+        for default in (*fn.args.defaults, *(d for d in fn.args.kw_defaults if d)):
+            blocker = self.value(default, frame)[1]
+            if blocker is not None:
+                return blocker
+        frame.env.pop(fn.name, None)
+        frame.funcs[fn.name] = fn
+        return None
+
+    def call(self, call: ast.Call, frame: _Frame) -> Outcome:
+        """A call is harmless only if it is a same-file helper that cannot fail."""
+        blocker = Blocker(call.lineno, f"calls `{short(call)}`")
+        if call.args or call.keywords:
+            return blocker
+        found = self.resolve(call.func, frame)
+        if found is None:
+            return blocker
+        fn, method = found
+        env = _parameters(fn, method)
+        if env is None or len(self.stack) >= MAX_HELPER_DEPTH or fn in self.stack:
+            return blocker
+        self.stack.append(fn)
+        try:
+            outcome = self.body(fn, env)
+        finally:
+            self.stack.pop()
+        if isinstance(outcome, Blocker):
+            text = f"calls `{short(call)}`, which {outcome.text} (line {outcome.line})"
+            return Blocker(call.lineno, text)
+        self.helpers.append(f"`{fn.name}` (line {fn.lineno})")
+        return None
+
+    def resolve(self, func: ast.expr, frame: _Frame) -> tuple[FuncDef, bool] | None:
+        if isinstance(func, ast.Name):
+            if func.id in frame.funcs:
+                return frame.funcs[func.id], False
+            if func.id in frame.locals:
+                return None
+            helper = self.index.helper(func.id)
+            return None if helper is None else (helper, False)
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        if self.cls is None or func.value.id != _first_param(frame.fn):
+            return None
+        foreign = self.index.lineage(self.cls)[1]
+        if any(name not in PLAIN_TESTCASES and name != "object" for name in foreign):
+            return None
+        if self.index.is_subclassed(self.cls):
+            return None
+        method = self.index.method(self.cls, func.attr)
+        return None if method is None else (method, True)
+
+
+def _parameters(fn: FuncDef, method: bool) -> dict[str, object] | None:
+    """Locals a no-argument call binds; None when the call would not bind cleanly."""
+    if fn.decorator_list or isinstance(fn, ast.AsyncFunctionDef):
+        return None
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    if method:
+        if not positional:
+            return None
+        positional = positional[1:]
+    defaults = list(args.defaults)
+    if len(defaults) < len(positional) or any(d is None for d in args.kw_defaults):
+        return None
+    env: dict[str, object] = {}
+    pairs = [*zip(positional, defaults[-len(positional) :] if positional else [], strict=True)]
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    for arg, default in pairs:
+        try:
+            env[arg.arg] = evaluate(default, {})
+        except (Unknown, Raises):
+            continue
+    return env
+
+
+def _bind(target: ast.expr, value: object, frame: _Frame) -> str | None:
+    """Bind a literal value; a phrase describing the failure when it would not bind."""
+    if isinstance(target, ast.Name):
+        frame.funcs.pop(target.id, None)
+        frame.env[target.id] = value
+        return None
+    if not isinstance(target, ast.Tuple | ast.List) or any(
+        isinstance(e, ast.Starred) for e in target.elts
+    ):
+        return f"assigns to `{short(target)}`"
+    if not isinstance(value, tuple | list | str | bytes):
+        return f"unpacks `{short(target)}` from a value that may not unpack"
+    if len(value) != len(target.elts):
+        return f"unpacks `{short(target)}`, which raises ValueError"
+    for element, item in zip(target.elts, value, strict=True):
+        problem = _bind(element, item, frame)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _locals_of(fn: FuncDef) -> frozenset[str]:
+    args = fn.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    stack: list[ast.stmt] = list(fn.body)
+    while stack:
+        stmt = stack.pop()
+        names.update(bound_names(stmt))
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            stack.extend(c for c in ast.iter_child_nodes(stmt) if isinstance(c, ast.stmt))
+    return frozenset(names)
+
+
+def _first_param(fn: FuncDef) -> str | None:
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    return positional[0].arg if positional else None
+
+
+def _annotations(fn: FuncDef) -> bool:
+    args = fn.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return fn.returns is not None or any(a is not None and a.annotation for a in every)
+
+
+def _blocker(stmt: ast.stmt) -> Blocker:
+    return Blocker(stmt.lineno, describe_statement(stmt))
+
+
+def describe_statement(stmt: ast.stmt) -> str:
+    """What a statement does that might fail, as a phrase after "it"."""
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return f"imports (`{short(stmt)}`)"
+    if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+        return f"loops (`{short(stmt).splitlines()[0]}`)"
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return f"enters `{short(stmt).splitlines()[0]}`"
+    if isinstance(stmt, ast.Try | ast.TryStar):
+        return "runs a `try` block"
+    if isinstance(stmt, ast.ClassDef):
+        return f"defines class `{stmt.name}`"
+    return f"runs `{short(stmt).splitlines()[0]}`"
+
+
+def describe_expression(expr: ast.expr, env: dict[str, object]) -> str:
+    """The first part of an expression that is not computable from literals."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call):
+            return f"calls `{short(node)}`"
+        if isinstance(node, ast.Await):
+            return f"awaits `{short(node.value)}`"
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            return f"reads `{short(node)}`"
+        if isinstance(node, ast.Name) and node.id not in env:
+            return f"uses `{node.id}`, which is not a local bound from a literal"
+    return f"evaluates `{short(expr)}`"
+
+
+def short(node: ast.AST, limit: int = 60) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
