@@ -1,13 +1,125 @@
-"""assertion-free-test for JavaScript and TypeScript. Placeholder: filled in next."""
+"""assertion-free-test for JavaScript and TypeScript.
+
+Only test files are parsed (``is_test_file``), each once; only tests whose
+lines the change touches are judged, one finding per test. A test counts as
+touched when the diff adds a line inside it or deletes one from it: the base
+file is parsed too (only when the diff deletes lines) so that a test whose
+only change is a deleted assertion is measured against its old span.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
+from tribunal.analyzers.assertion_free_test import ID
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
-from tribunal.findings import Finding
+from tribunal.findings import Finding, Verdict
+from tribunal.lang import js
+from tribunal.lang.js_module import ModuleIndex
+from tribunal.lang.js_tests import JsTestCase, is_test_file, judge_test, tests_of
+from tribunal.paths import language_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_TITLES = {
+    Verdict.PASS: "test '{}' asserts",
+    Verdict.UNVERIFIED: "test '{}' may assert nothing",
+    Verdict.CONTRADICTED: "test '{}' asserts nothing",
+}
+_TEST_CALL = re.compile(r"\b(?:it|test|specify|fit|Deno\s*\.\s*test)\s*(?:\.\s*\w+\s*)*[(`]")
+
+Span = tuple[int, int]
 
 
 def judge_file(change: Change, fc: FileChange) -> Iterator[Finding]:
-    return iter(())
+    language = language_of(fc.path)
+    if language is None or not is_test_file(fc.path):
+        return
+    source = change.head_source(fc)
+    if source is None:
+        return
+    index, tests = tests_of(source, language)
+    old_spans = _old_spans(change, fc) if fc.removed else {}
+    seen: Counter[str] = Counter()
+    for test in tests:
+        key = (test.name, seen[test.name])
+        seen[test.name] += 1
+        if test.skipped:
+            continue
+        if fc.touches(test.start_line, test.end_line, old_spans.get(key)):
+            yield _finding(fc.path, test, index, language)
+    unreadable = _unreadable_line(fc, index, tests)
+    if unreadable is not None:
+        yield Finding(
+            analyzer=ID,
+            verdict=Verdict.UNVERIFIED,
+            file=fc.path,
+            line=unreadable,
+            title="changed tests could not be parsed",
+            detail=(
+                f"the parser could not read line {unreadable} (a syntax error, or syntax "
+                "tree-sitter does not know); a test there could not be found or judged"
+            ),
+            language=language,
+        )
+
+
+def _finding(path: str, test: JsTestCase, index: ModuleIndex, language: str) -> Finding:
+    judgement = judge_test(test, index)
+    return Finding(
+        analyzer=ID,
+        verdict=judgement.verdict,
+        file=path,
+        line=test.start_line,
+        end_line=test.end_line,
+        title=_TITLES[judgement.verdict].format(test.name),
+        detail=judgement.reason,
+        language=language,
+    )
+
+
+def _old_spans(change: Change, fc: FileChange) -> dict[tuple[str, int], Span]:
+    """Base spans of tests by (name, occurrence), to measure deletions exactly."""
+    base = change.base_source(fc)
+    old_language = language_of(fc.old_path) if fc.old_path else None
+    if base is None or fc.old_path is None or old_language is None:
+        return {}
+    if not is_test_file(fc.old_path):
+        return {}
+    _, tests = tests_of(base, old_language)
+    seen: Counter[str] = Counter()
+    spans = {}
+    for test in tests:
+        spans[(test.name, seen[test.name])] = (test.start_line, test.end_line)
+        seen[test.name] += 1
+    return spans
+
+
+def _unreadable_line(fc: FileChange, index: ModuleIndex, tests: Sequence[JsTestCase]) -> int | None:
+    """A touched syntax error outside every found test that may hide a test call."""
+    for error in js.error_nodes(index.root):
+        if any(_within(error, test) for test in tests):
+            continue  # the test's own judgement accounts for it
+        start, end = js.first_line(error), js.last_line(error)
+        if not fc.touches(start, end):
+            continue
+        if _TEST_CALL.search(js.text(_statement_of(error))):
+            return start
+    return None
+
+
+def _within(error: Node, test: JsTestCase) -> bool:
+    return test.node.start_byte <= error.start_byte and error.end_byte <= test.node.end_byte
+
+
+def _statement_of(node: Node) -> Node:
+    """The statement (or top-level node) an error sits in."""
+    current = node
+    while current.parent is not None and current.parent.type not in ("program", "statement_block"):
+        current = current.parent
+    return current
