@@ -1,0 +1,235 @@
+"""One convene: judge one pushed ref and write its ``summary.json``.
+
+The analyzers read the pushed commit from the object database (``base..head``
+as ``tribunal check --base --head`` would), never from the user's checkout.
+The throwaway worktree of the pushed commit is the sandbox for whatever writes
+(the suite lens): created bare, materialized only as far as a lens asks, and
+removed on every exit path. A summary already written for the same range base,
+commit, config and tool version is reused if it authenticates and every member
+completed; anything else is convened again.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import cast
+
+from tribunal import __version__
+from tribunal.change import Change
+from tribunal.config import Config
+from tribunal.findings import Finding, RangeInfo
+from tribunal.gate import Expectation, member_reasons, mismatches
+from tribunal.gitcmd import Git
+from tribunal.hooks.members import Outcome, convene_members
+from tribunal.hooks.progress import Progress
+from tribunal.hooks.pushinfo import PushedRef
+from tribunal.hooks.ranges import RangePlan, plan_range
+from tribunal.hooks.repo import Repo
+from tribunal.hooks.trust import TrustedConfig, trusted_config
+from tribunal.lenses import LensPlan, configured_lenses, plan
+from tribunal.snapshot import CommitSnapshot, EmptySnapshot, Snapshot
+from tribunal.summary import (
+    ConfigRecord,
+    FindingRecord,
+    FindingVerdict,
+    GateRecord,
+    MemberRecord,
+    RangeRecord,
+    RefRecord,
+    RemoteRecord,
+    Summary,
+    SummaryError,
+    TimingRecord,
+    ToolRecord,
+    load,
+    public_url,
+    summary_key,
+    summary_path,
+    user_key,
+    write,
+)
+from tribunal.worktree.sandbox import sandbox
+
+DEFAULT_BUDGET = 1800.0
+
+
+@dataclass(frozen=True)
+class Target:
+    """A pushed ref and where it goes."""
+
+    ref: PushedRef
+    remote_name: str | None
+    remote_url: str | None
+
+
+@dataclass(frozen=True)
+class Convened:
+    path: Path
+    expected: Expectation
+    key: bytes
+    reused: bool
+
+
+def convene(repo: Repo, git: Git, target: Target, progress: Progress) -> Convened | None:
+    """Convene ``target`` (or reuse its summary); None when the remote has every commit."""
+    head = target.ref.local_sha
+    rng = plan_range(git, head, target.remote_name, target.ref.remote_sha)
+    if rng is None:
+        return None
+    trusted = trusted_config(git, head, target.remote_name, target.ref.remote_ref)
+    plans = [plan(lens, trusted.config) for lens in configured_lenses(trusted.config)]
+    expected = Expectation(
+        head,
+        rng.base,
+        trusted.config.digest,
+        __version__,
+        tuple(p.lens.id for p in plans),
+        trusted.config.strict,
+    )
+    key = user_key()
+    path = summary_path(
+        repo.common_dir, head, summary_key(rng.base, head, expected.config_digest, __version__)
+    )
+    if _reusable(path, key, expected):
+        return Convened(path, expected, key, True)
+    progress.say(f"convening {target.ref.local_ref or head[:12]} ({len(plans)} lenses)")
+    summary = _convene_fresh(repo, git, target, rng, trusted, plans, progress)
+    write(path, summary, key)
+    return Convened(path, expected, key, False)
+
+
+def _reusable(path: Path, key: bytes, expected: Expectation) -> bool:
+    if not path.exists():
+        return False
+    try:
+        summary = load(path, key)
+    except SummaryError as exc:
+        print(f"tribunal: ignoring a cached summary: {exc}; convening again", file=sys.stderr)
+        return False
+    return not mismatches(summary, expected) and all(m.verdict != "ERROR" for m in summary.members)
+
+
+def _convene_fresh(
+    repo: Repo,
+    git: Git,
+    target: Target,
+    rng: RangePlan,
+    trusted: TrustedConfig,
+    plans: list[LensPlan],
+    progress: Progress,
+) -> Summary:
+    started = time.monotonic()
+    config = trusted.config
+    change = range_change(git, repo.workdir, config, rng)
+    if any("claim-reconciliation" in p.runnable for p in plans):
+        _attach_claims(change, repo.workdir)
+    needs_tree = any(p.lens.sandbox == "full" for p in plans)
+    size_hint = _tree_size(git, rng.head) if needs_tree else 0
+    making = time.monotonic()
+    with sandbox(repo.workdir, repo.common_dir, rng.head, size_hint) as box:
+        sandbox_ms = _ms(making)
+        budget = float((config.raw.get("convene") or {}).get("timeout", DEFAULT_BUDGET))
+        outcomes = convene_members(plans, change, box, config, budget, progress)
+    members = [_member(o) for o in outcomes]
+    from tribunal.suppress import added_suppressions
+
+    notes = [*trusted.notes, *added_suppressions(change)]
+    reasons = member_reasons(members, config.strict)
+    return Summary(
+        tool=ToolRecord(version=__version__),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        commit=rng.head,
+        tree=git.text("rev-parse", f"{rng.head}^{{tree}}"),
+        range=RangeRecord(base=rng.base, head=rng.head, commits=rng.commits, notes=list(rng.notes)),
+        remote=RemoteRecord(name=target.remote_name, url=public_url(target.remote_url)),
+        ref=RefRecord(local=target.ref.local_ref, remote=target.ref.remote_ref),
+        config=_config_record(trusted, plans),
+        members=members,
+        notes=[finding_record(f) for f in notes],
+        gate=GateRecord(decision="reject" if reasons else "pass", reasons=reasons),
+        timings=TimingRecord(
+            total_ms=_ms(started),
+            sandbox_ms=sandbox_ms,
+            members_ms=sum(o.duration_ms for o in outcomes),
+        ),
+    )
+
+
+def range_change(git: Git, root: Path, config: Config, rng: RangePlan) -> Change:
+    """The pushed range as a Change; from the empty tree (a root) or a merged tree when needed."""
+    from tribunal.sources import Selection, build_change, empty_tree, git_diff
+
+    if rng.base is not None and not rng.base_is_tree:
+        return build_change(Selection(base=rng.base, head=rng.head), git, root, root, config)
+    files = git_diff(git, "diff-tree", "-r", rng.base or empty_tree(git), rng.head)
+    what = f"{rng.head[:12]} and its history" if rng.base is None else "what the push adds"
+    info = RangeInfo("range", rng.base, rng.head, None, what)
+    base: Snapshot = EmptySnapshot() if rng.base is None else CommitSnapshot(git, rng.base)
+    head = CommitSnapshot(git, rng.head)
+    return Change(tuple(files), base, head, root, config, info, git=git)
+
+
+def _attach_claims(change: Change, cwd: Path) -> None:
+    """Claims from the pushed commits' messages, as ``tribunal check`` gathers them."""
+    from tribunal.claims.sources import load_claims
+
+    change.claims = load_claims(change, claims_file=None, pr_body=None, cwd=cwd)
+
+
+def _tree_size(git: Git, commit: str) -> int:
+    """Bytes a full checkout of ``commit`` writes (to decide whether tmpfs has room)."""
+    total = 0
+    for line in git.stream("ls-tree", "-r", "-l", "--full-tree", commit):
+        fields = line.split(b"\t", 1)[0].split()
+        total += int(fields[3]) if len(fields) > 3 and fields[3].isdigit() else 0
+    return total
+
+
+def _member(outcome: Outcome) -> MemberRecord:
+    lens = outcome.plan.lens
+    return MemberRecord(
+        lens=lens.id,
+        title=lens.title,
+        kind="suite" if lens.kind == "suite" else "analyzers",
+        verdict=outcome.verdict,
+        analyzers=list(outcome.plan.runnable),
+        findings=[finding_record(f) for f in outcome.findings],
+        duration_ms=round(outcome.duration_ms, 3),
+        error=outcome.error,
+        notes=list(outcome.notes),
+    )
+
+
+def finding_record(f: Finding) -> FindingRecord:
+    return FindingRecord(
+        analyzer=f.analyzer,
+        verdict=cast(FindingVerdict, f.verdict.name),
+        file=f.file,
+        line=f.line,
+        end_line=f.end_line,
+        title=f.title,
+        detail=f.detail,
+        claim=f.claim,
+        source=f.source,
+        language=f.language,
+        suppressed=f.suppressed,
+        fingerprint=f.fingerprint,
+    )
+
+
+def _config_record(trusted: TrustedConfig, plans: list[LensPlan]) -> ConfigRecord:
+    return ConfigRecord(
+        digest=trusted.config.digest,
+        source=trusted.source,
+        commit=trusted.commit,
+        strict=trusted.config.strict,
+        lenses=[p.lens.id for p in plans],
+    )
+
+
+def _ms(started: float) -> float:
+    return round((time.monotonic() - started) * 1000, 3)

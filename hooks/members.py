@@ -1,0 +1,149 @@
+"""Run the council: each lens casts a member verdict, within one time budget.
+
+Analyzer lenses share one ``Change`` (its reads are cached, and neither it nor
+git's batch reader is thread-safe), so they run one after another in a worker
+thread; the suite lens, which mostly waits on a subprocess, runs beside them.
+The main thread only waits, reports progress, and enforces the budget: a lens
+still running when it runs out becomes ERROR. A lens's verdict is the worst of
+its findings (PASS when it has none), or ERROR when it could not complete.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, cast
+
+from tribunal.change import Change
+from tribunal.config import Config
+from tribunal.findings import Finding
+from tribunal.hooks.progress import Progress
+from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_suite
+from tribunal.lenses import LensPlan
+from tribunal.worktree.sandbox import Sandbox
+
+MemberVerdict = Literal["PASS", "UNVERIFIED", "CONTRADICTED", "ERROR"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One member's vote."""
+
+    plan: LensPlan
+    verdict: MemberVerdict
+    findings: tuple[Finding, ...] = ()
+    duration_ms: float = 0.0
+    error: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class _Board:
+    """Results as workers finish them; read by the main thread."""
+
+    done: dict[str, Outcome] = field(default_factory=dict)
+    running: dict[str, float] = field(default_factory=dict)
+    changed: threading.Event = field(default_factory=threading.Event)
+
+
+def convene_members(
+    plans: Sequence[LensPlan],
+    change: Change,
+    box: Sandbox,
+    config: Config,
+    budget: float,
+    progress: Progress,
+) -> list[Outcome]:
+    """Every member's outcome, in ``plans`` order."""
+    board = _Board()
+    stop = threading.Event()
+    analyzers = [p for p in plans if p.lens.kind == "analyzers"]
+    suites = [p for p in plans if p.lens.kind == "suite"]
+    workers = [
+        threading.Thread(target=_each, args=(board, analyzers, lambda p: _analyze(p, change))),
+        threading.Thread(
+            target=_each, args=(board, suites, lambda p: _suite(p, box, config, stop))
+        ),
+    ]
+    for thread in workers:
+        thread.daemon = True
+        thread.start()
+    try:
+        _wait(board, len(plans), time.monotonic() + budget, progress)
+        finished = dict(board.done)
+    finally:
+        stop.set()  # stops the suite's process group; analyzers past the budget are abandoned
+        workers[1].join(timeout=10)
+    return [finished.get(p.lens.id) or _overrun(p, budget) for p in plans]
+
+
+def _wait(board: _Board, total: int, deadline: float, progress: Progress) -> None:
+    reported: set[str] = set()
+    while True:
+        for lens_id, outcome in list(board.done.items()):
+            if lens_id not in reported:
+                reported.add(lens_id)
+                progress.member_done(lens_id, outcome.verdict, outcome.duration_ms)
+        if len(reported) >= total or time.monotonic() >= deadline:
+            return
+        progress.heartbeat(dict(board.running))
+        board.changed.wait(min(0.2, max(0.0, deadline - time.monotonic())))
+        board.changed.clear()
+
+
+def _each(board: _Board, plans: Sequence[LensPlan], judge: Callable[[LensPlan], Outcome]) -> None:
+    for plan in plans:
+        started = time.monotonic()
+        board.running[plan.lens.id] = started
+        try:
+            outcome = judge(plan)
+        except Exception as exc:  # a bug in a member must not take the others down
+            outcome = Outcome(plan, "ERROR", error=f"{type(exc).__name__}: {exc}")
+        elapsed = (time.monotonic() - started) * 1000
+        board.done[plan.lens.id] = Outcome(
+            outcome.plan,
+            outcome.verdict,
+            outcome.findings,
+            elapsed,
+            outcome.error,
+            plan.notes + outcome.notes,
+        )
+        board.running.pop(plan.lens.id, None)
+        board.changed.set()
+
+
+def _analyze(plan: LensPlan, change: Change) -> Outcome:
+    """Analyzers read the pushed commit from the object database: no checkout needed."""
+    from tribunal.engine import analyze
+
+    if not plan.runnable:
+        return Outcome(plan, "PASS", notes=("no analyzer of this lens is available",))
+    report = analyze(change, only=plan.runnable)
+    findings = tuple(f for f in report.findings if f.analyzer in plan.runnable)
+    if report.errors:
+        return Outcome(plan, "ERROR", findings, error="; ".join(e.message for e in report.errors))
+    worst = max((f.verdict for f in findings), default=None)
+    return Outcome(plan, cast(MemberVerdict, worst.name) if worst is not None else "PASS", findings)
+
+
+def _suite(plan: LensPlan, box: Sandbox, config: Config, stop: threading.Event) -> Outcome:
+    settings = config.raw.get("suite") or {}
+    command = settings.get("command")
+    if not command:
+        return Outcome(
+            plan, "ERROR", error="the suite lens is on but tribunal.yml sets no suite.command"
+        )
+    box.checkout_all()
+    timeout = float(settings.get("timeout", DEFAULT_TIMEOUT))
+    result = run_suite(command, box.path, box.env, timeout, stop)
+    notes = (f"output (last lines):\n{result.tail}",) if result.tail else ()
+    if result.passed:
+        return Outcome(plan, "PASS", notes=(result.detail,))
+    return Outcome(plan, "ERROR", error=f"{result.what}: {result.detail}", notes=notes)
+
+
+def _overrun(plan: LensPlan, budget: float) -> Outcome:
+    error = f"did not finish within the convene time budget ({budget:.0f} s, convene.timeout)"
+    return Outcome(plan, "ERROR", duration_ms=budget * 1000, error=error, notes=plan.notes)

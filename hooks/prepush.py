@@ -1,0 +1,66 @@
+"""The pre-push hook: convene every pushed ref, then gate on what ``summary.json`` says.
+
+With plain git (the shims of ``tribunal install``) every ref of the push comes on
+stdin and each is convened; under the pre-commit framework only the first ref
+with new commits is shown to the hook (a limitation of pre-commit) and arrives
+as ``PRE_COMMIT_*`` variables. File names pre-commit passes are ignored: they
+come from the checkout, and what is judged is the pushed commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from tribunal.errors import ExitCode
+from tribunal.gate import evaluate
+from tribunal.gitcmd import Git
+from tribunal.hooks.convene import Target, convene
+from tribunal.hooks.output import bypass_hint, write_lines
+from tribunal.hooks.progress import Progress
+from tribunal.hooks.pushinfo import Push, from_pre_commit, parse_push_lines, peeled
+from tribunal.hooks.repo import Repo, open_repo
+from tribunal.hooks.verdict import gate_lines
+
+
+def run_pre_push(
+    cwd: Path, git_args: list[str], stdin: TextIO, env: Mapping[str, str], out: TextIO
+) -> int:
+    """Exit 0 when every pushed ref passes the gate, 1 when any is rejected."""
+    repo = open_repo(cwd)
+    with repo.git() as git:
+        push = _read_push(git, git_args, stdin, env)
+        remote = push.remote_name if is_remote(git, push.remote_name) else None
+        verdicts = [
+            judge(repo, git, Target(ref, remote, push.remote_url), out) for ref in push.refs
+        ]
+    return ExitCode.OK if all(verdicts) else ExitCode.CONTRADICTED
+
+
+def judge(repo: Repo, git: Git, target: Target, out: TextIO) -> bool:
+    """Convene one target and gate it; print the outcome; True if it may be pushed."""
+    progress = Progress()
+    label = target.ref.remote_ref or target.ref.local_ref or target.ref.local_sha[:12]
+    convened = convene(repo, git, target, progress)
+    if convened is None:
+        progress.say(f"{label}: the remote already has every commit; nothing to convene")
+        return True
+    result = evaluate(convened.path, convened.expected, convened.key)
+    write_lines(out, gate_lines(label, convened, result))
+    if not result.passed:
+        write_lines(out, [bypass_hint("pre-push")])
+    return result.passed
+
+
+def is_remote(git: Git, name: str | None) -> bool:
+    """A configured remote (a push to a plain URL has no remote-tracking refs)."""
+    if not name:
+        return False
+    return bool(git.text("config", "--get", f"remote.{name}.url", ok_codes=(0, 1)))
+
+
+def _read_push(git: Git, git_args: list[str], stdin: TextIO, env: Mapping[str, str]) -> Push:
+    if env.get("PRE_COMMIT") == "1" or len(git_args) < 2:
+        return from_pre_commit(env, git)
+    return Push(git_args[0], git_args[1], peeled(git, parse_push_lines(stdin.read())))

@@ -1,0 +1,170 @@
+"""The hooks through the real pre-commit framework, with this project as the hook repository.
+
+The hook repository is a snapshot of the current working tree of this project,
+committed into a temporary git repository (so the tests see uncommitted work and
+never touch this checkout's git state). pre-commit builds its environment for it
+once per session: every test shares one ``PRE_COMMIT_HOME``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import hookscenarios as sc
+from tests.hooktools import UserRepo, run_git
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def snapshot_project(dest: Path) -> str:
+    """Copy tracked and untracked (not ignored) files of this project; commit; return the sha."""
+    env = {"GIT_OPTIONAL_LOCKS": "0"}
+    listed = run_git(PROJECT, ["ls-files", "-z", "-co", "--exclude-standard"], env, check=True)
+    for name in filter(None, listed.stdout.split("\0")):
+        source, target = PROJECT / name, dest / name
+        if not (source.is_symlink() or source.exists()):
+            continue  # deleted in the working tree
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            target.symlink_to(os.readlink(source))
+        else:
+            shutil.copy2(source, target)
+    run_git(dest, ["init", "-q"], {}, check=True)
+    run_git(dest, ["add", "-A"], {}, check=True)
+    run_git(dest, ["commit", "-q", "--no-verify", "-m", "snapshot"], {}, check=True)
+    return run_git(dest, ["rev-parse", "HEAD"], {}, check=True).stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def framework(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The hook repository, its rev, and a PRE_COMMIT_HOME with the environment built."""
+    hook_repo = tmp_path_factory.mktemp("hook-repo")
+    rev = snapshot_project(hook_repo)
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    setup = {"repo": str(hook_repo), "rev": rev, "PRE_COMMIT_HOME": str(home)}
+    scratch = UserRepo.create(tmp_path_factory.mktemp("env-build"), {"PRE_COMMIT_HOME": str(home)})
+    write_config(scratch, setup)
+    result = pre_commit(scratch, "install-hooks")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return setup
+
+
+def write_config(user: UserRepo, setup: dict[str, str]) -> None:
+    user.repo.write(
+        {
+            ".pre-commit-config.yaml": (
+                "default_install_hook_types: [pre-commit, pre-push]\n"
+                "repos:\n"
+                f"  - repo: '{setup['repo']}'\n"
+                f"    rev: {setup['rev']}\n"
+                "    hooks:\n"
+                "      - id: tribunal\n"
+                "      - id: tribunal-convene\n"
+            )
+        }
+    )
+
+
+def pre_commit(user: UserRepo, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args],
+        cwd=user.path,
+        env={**os.environ, **user.env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+@pytest.fixture
+def user(tmp_path: Path, framework: dict[str, str]) -> UserRepo:
+    def install(user: UserRepo) -> None:
+        write_config(user, framework)
+        user.commit({}, "pre-commit config")
+        result = pre_commit(user, "install")
+        assert result.returncode == 0, result.stderr
+        assert "pre-push" in result.stdout
+
+    return sc.make_user(tmp_path, install, {"PRE_COMMIT_HOME": framework["PRE_COMMIT_HOME"]})
+
+
+def test_the_manifest_uses_current_stage_names() -> None:
+    import yaml
+
+    hooks = {h["id"]: h for h in yaml.safe_load((PROJECT / ".pre-commit-hooks.yaml").read_text())}
+    assert hooks["tribunal"]["stages"] == ["pre-commit"]
+    assert hooks["tribunal-convene"]["stages"] == ["pre-push"]
+    for hook in hooks.values():
+        assert hook["pass_filenames"] is False and hook["always_run"] and hook["verbose"]
+        assert hook["require_serial"] and hook["language"] == "python"
+
+
+def test_commit_blocked_and_clean_commit(user: UserRepo) -> None:
+    sc.commit_blocked_and_clean_commit(user)
+
+
+def test_commit_a_and_partial_commit(user: UserRepo) -> None:
+    sc.commit_a_and_partial_commit_keep_their_content(user)
+
+
+def test_config_error_blocks_the_commit(user: UserRepo) -> None:
+    sc.config_error_blocks_the_commit(user)
+
+
+def test_rejected_push(user: UserRepo) -> None:
+    sc.rejected_push(user)
+
+
+def test_clean_push(user: UserRepo) -> None:
+    sc.clean_push(user)
+
+
+def test_new_branch_tag_and_deletion(user: UserRepo) -> None:
+    sc.new_branch_tag_and_deletion(user)
+
+
+def test_orphan_branch_has_no_from_or_to_ref(user: UserRepo) -> None:
+    sc.first_push_of_an_orphan_branch(user)
+
+
+def test_only_the_first_ref_with_new_commits_is_shown(user: UserRepo) -> None:
+    """pre-commit's limitation, documented: the second ref of a push is never convened."""
+    for branch in ("one", "two"):
+        user.git("checkout", "-q", "-b", branch, "main")
+        user.commit({f"tests/test_{branch}.py": sc.GOOD["tests/test_fine ü.py"]}, branch)
+    result = sc.push(user, "origin", "one", "two")
+    assert result.code == 0, sc.output(result)
+    assert sc.output(result).count("unanimous pass") == 1
+    assert len(user.summaries()) == 1
+
+
+def test_interrupted_convene(user: UserRepo, tmp_path: Path) -> None:
+    sc.interrupted_convene_leaves_no_worktree(user, tmp_path, signal.SIGINT)
+
+
+def test_killed_convene_is_cleaned_by_the_next_run(user: UserRepo, tmp_path: Path) -> None:
+    sc.killed_convene_is_cleaned_by_the_next_run(user, tmp_path)
+
+
+def test_failing_suite(user: UserRepo) -> None:
+    sc.failing_suite_rejects_with_its_output(user)
+
+
+def test_concurrent_pushes(user: UserRepo) -> None:
+    sc.concurrent_pushes(user)
+
+
+def test_push_from_a_linked_worktree(user: UserRepo) -> None:
+    sc.push_from_a_linked_worktree(user)
+
+
+def test_pushed_config_weakening(user: UserRepo) -> None:
+    sc.pushed_config_weakening(user)

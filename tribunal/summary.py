@@ -1,0 +1,284 @@
+"""``summary.json``: what a convene decided, in a versioned, authenticated file.
+
+The schema is a pydantic model (validated at this boundary only; the engine
+keeps its own small value objects) exported to ``schemas/summary.schema.json``.
+Each summary is written atomically under ``<git common dir>/tribunal/runs/``,
+one file per key (range base, commit, config digest, tool version), and carries
+an HMAC made with a per-user key kept outside every repository
+(``$XDG_CONFIG_HOME/tribunal/key``), so a summary copied in from elsewhere or
+edited by hand is ignored rather than trusted. pydantic is imported only by the
+pre-push path, never by ``tribunal check``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import tempfile
+import urllib.parse
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tribunal.errors import TribunalError
+
+SCHEMA_ID: Final = "tribunal.summary/1"
+SCHEMA_FILE = Path(__file__).parent / "schemas" / "summary.schema.json"
+
+FindingVerdict = Literal["PASS", "UNVERIFIED", "CONTRADICTED"]
+MemberVerdict = Literal["PASS", "UNVERIFIED", "CONTRADICTED", "ERROR"]
+
+
+class SummaryError(TribunalError):
+    """A summary that cannot be trusted: missing, malformed, invalid or unauthenticated."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class FindingRecord(_Model):
+    analyzer: str
+    verdict: FindingVerdict
+    file: str
+    line: int | None = None
+    end_line: int | None = None
+    title: str
+    detail: str = ""
+    claim: str | None = None
+    source: str | None = None
+    language: str | None = None
+    suppressed: str | None = None
+    fingerprint: str = ""
+
+
+class MemberRecord(_Model):
+    """One lens's vote: the worst of its findings, or ERROR when it could not complete."""
+
+    lens: str
+    title: str
+    kind: Literal["analyzers", "suite"]
+    verdict: MemberVerdict
+    analyzers: list[str]
+    findings: list[FindingRecord]
+    duration_ms: float = Field(ge=0)
+    error: str | None = None
+    notes: list[str] = []
+
+
+class ToolRecord(_Model):
+    name: Literal["tribunal"] = "tribunal"
+    version: str
+
+
+class RangeRecord(_Model):
+    base: str | None = Field(description="the range base commit; null: the empty tree")
+    head: str
+    commits: int = Field(ge=0)
+    notes: list[str] = []
+
+
+class RemoteRecord(_Model):
+    name: str | None = None
+    url: str | None = Field(default=None, description="without embedded credentials")
+
+
+class RefRecord(_Model):
+    local: str | None = None
+    remote: str | None = None
+
+
+class ConfigRecord(_Model):
+    digest: str
+    source: str
+    commit: str | None = None
+    strict: bool = False
+    lenses: list[str]
+
+
+class GateRecord(_Model):
+    """Informational: the gate recomputes the decision from ``members`` every time."""
+
+    decision: Literal["pass", "reject"]
+    reasons: list[str] = []
+
+
+class TimingRecord(_Model):
+    total_ms: float = Field(ge=0)
+    sandbox_ms: float = Field(ge=0)
+    members_ms: float = Field(ge=0)
+
+
+class AuthRecord(_Model):
+    alg: Literal["hmac-sha256"] = "hmac-sha256"
+    key_id: str
+    mac: str
+
+
+class Summary(_Model):
+    schema_id: Literal["tribunal.summary/1"] = Field(default=SCHEMA_ID, alias="schema")
+    tool: ToolRecord
+    created: str
+    commit: str
+    tree: str
+    range: RangeRecord
+    remote: RemoteRecord
+    ref: RefRecord
+    config: ConfigRecord
+    members: list[MemberRecord]
+    notes: list[FindingRecord] = Field(
+        default=[], description="about the change as a whole; never blocking"
+    )
+    gate: GateRecord
+    timings: TimingRecord
+    auth: AuthRecord | None = None
+
+
+def summary_key(base: str | None, commit: str, config_digest: str, version: str) -> str:
+    """The cache key: a second push of the same range base, commit, config and tool reuses it."""
+    parts = (base or "", commit, config_digest, version)
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def runs_dir(common_dir: Path) -> Path:
+    return common_dir / "tribunal" / "runs"
+
+
+def summary_path(common_dir: Path, commit: str, key: str) -> Path:
+    return runs_dir(common_dir) / f"{commit[:12]}-{key[:16]}.json"
+
+
+def write(path: Path, summary: Summary, key: bytes) -> None:
+    """Sign ``summary`` and write it atomically (temporary file, then rename)."""
+    data = _dump(sign(summary, key))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+    except OSError as exc:
+        raise SummaryError(
+            f"{path.parent}: cannot write summaries: {exc.strerror or exc}"
+        ) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(path: Path, key: bytes) -> Summary:
+    """Read, validate and authenticate ``path``; raise ``SummaryError`` saying why not."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SummaryError(f"{path}: no summary") from None
+    except OSError as exc:
+        raise SummaryError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise SummaryError(f"{path}: not valid JSON: {exc}") from None
+    try:
+        summary = Summary.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise SummaryError(f"{path}: not a valid summary: {where}: {first['msg']}") from None
+    if not authentic(data, key):
+        raise SummaryError(f"{path}: does not authenticate (edited, or made with another key)")
+    return summary
+
+
+def sign(summary: Summary, key: bytes) -> Summary:
+    data = _dump(summary.model_copy(update={"auth": None}))
+    auth = AuthRecord(key_id=key_id(key), mac=_mac(data, key))
+    return summary.model_copy(update={"auth": auth})
+
+
+def authentic(data: dict[str, Any], key: bytes) -> bool:
+    """Whether ``data`` (a parsed summary) carries a valid MAC made with ``key``."""
+    auth = data.get("auth")
+    if not isinstance(auth, dict) or not isinstance(auth.get("mac"), str):
+        return False
+    return hmac.compare_digest(auth["mac"], _mac({**data, "auth": None}, key))
+
+
+def key_id(key: bytes) -> str:
+    return hashlib.sha256(b"tribunal key id\0" + key).hexdigest()[:12]
+
+
+def _mac(data: dict[str, Any], key: bytes) -> str:
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hmac.new(key, canonical.encode(), hashlib.sha256).hexdigest()
+
+
+def _dump(summary: Summary) -> dict[str, Any]:
+    return summary.model_dump(mode="json", by_alias=True)
+
+
+def key_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "tribunal" / "key"
+
+
+def user_key() -> bytes:
+    """The per-user HMAC key, created (mode 0600) on first use; never inside a repository."""
+    path = key_file()
+    try:
+        if not path.exists():
+            _create_key(path)
+        return _read_key(path)
+    except OSError as exc:
+        message = f"cannot create the summary key: {exc.strerror or exc}"
+        raise SummaryError(f"{path}: {message}") from None
+
+
+def _create_key(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=".key-", dir=path.parent)  # created 0600
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            handle.write(secrets.token_hex(32) + "\n")
+        os.link(tmp, path)  # atomic: a concurrent creator's key wins, never a half-written one
+    except FileExistsError:
+        pass
+    finally:
+        os.unlink(tmp)
+
+
+def _read_key(path: Path) -> bytes:
+    text = path.read_text(encoding="ascii", errors="replace").strip()
+    if len(text) < 32:
+        raise SummaryError(f"{path}: the summary key is damaged; delete it to make a new one")
+    return text.encode()
+
+
+def public_url(url: str | None) -> str | None:
+    """``url`` without user name or password (``https://token@host/x`` -> ``https://host/x``)."""
+    if not url or "://" not in url:
+        return url
+    parts = urllib.parse.urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urllib.parse.urlunsplit(parts._replace(netloc=host))
+
+
+def schema_text() -> str:
+    """The JSON Schema of ``Summary`` as committed in ``schemas/summary.schema.json``."""
+    schema = Summary.model_json_schema(by_alias=True)
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, **schema}
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # python -m tribunal.summary: regenerate the committed schema
+    SCHEMA_FILE.write_text(schema_text(), encoding="utf-8")
+    print(f"wrote {SCHEMA_FILE}")
