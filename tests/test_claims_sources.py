@@ -1,0 +1,240 @@
+"""Where claims come from: claims files, PR bodies, commit trailers and blocks; and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.claims_support import src
+from tests.gitrepo import GitRepo
+from tribunal.change import Claim
+from tribunal.claims.sources import commit_claims, dedupe, load_claims, range_messages
+from tribunal.config import Config
+from tribunal.errors import InputError
+from tribunal.gitcmd import Git
+from tribunal.sources import Selection, build_change
+
+PYPROJECT = '[project]\nname = "x"\ndependencies = ["requests>=2"]\n'
+PYPROJECT_NEW = '[project]\nname = "x"\ndependencies = ["requests>=2", "flask"]\n'
+
+
+def _claims(repo: GitRepo, base: str, head: str, **kwargs: str) -> list[Claim]:
+    with Git(repo.path) as git:
+        change = build_change(Selection(base, head), git, repo.path, repo.path, Config())
+        return list(load_claims(change, cwd=repo.path, **kwargs))
+
+
+def test_trailers_are_parsed_by_git_with_its_own_rules(repo: GitRepo) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    message = src(
+        """
+        Add flask
+
+        Tribunal-Claim: not a trailer, it is not in the last paragraph
+
+        Signed-off-by: A <a@example.com>
+        tribunal-claim: no-new-dependency
+        Tribunal-Claim: No_Default_Flip: timeout
+        """
+    )
+    head = repo.commit({"a.txt": "2"}, message)
+    claims = _claims(repo, base, head)
+    assert [(c.key, c.arg, c.line, c.origin) for c in claims] == [
+        ("no-new-dependency", None, 6, "commit"),
+        ("no-default-flip", "timeout", 7, "commit"),
+    ]
+    assert {c.source for c in claims} == {head}
+
+
+def test_a_tribunal_block_in_a_commit_message_is_a_source(repo: GitRepo) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"a.txt": "2"}, "Refactor\n\n```tribunal\n- added-test\n```\n")
+    claims = _claims(repo, base, head)
+    assert [(c.key, c.line, c.source) for c in claims] == [("added-test", 4, head)]
+
+
+def test_the_same_claim_from_several_commits_is_judged_once(repo: GitRepo) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    first = repo.commit({"a.txt": "2"}, "one\n\nTribunal-Claim: no-new-dependency")
+    second = repo.commit({"a.txt": "3"}, "two\n\nTribunal-Claim: no-new-dependency")
+    claims = _claims(repo, base, second)
+    assert len(claims) == 1
+    assert claims[0].source == first
+    assert claims[0].also == (f"commit:{second[:12]}",)
+
+
+def test_only_commits_of_the_range_count(repo: GitRepo) -> None:
+    repo.commit({"a.txt": "1"}, "old\n\nTribunal-Claim: added-test")
+    base = repo.commit({"a.txt": "2"}, "base")
+    head = repo.commit({"a.txt": "3"}, "new\n\nTribunal-Claim: no-test-removed")
+    assert [c.key for c in _claims(repo, base, head)] == ["no-test-removed"]
+
+
+def test_claims_file_then_pr_body_then_commits(repo: GitRepo, tmp_path: Path) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"a.txt": "2"}, "x\n\nTribunal-Claim: no-test-removed")
+    (tmp_path / "claims.txt").write_text("added-test\n# comment\nno-test-removed\n")
+    (tmp_path / "pr.md").write_text("No block keys here: added-test\n```tribunal\nbogus\n```\n")
+    claims = _claims(
+        repo,
+        base,
+        head,
+        claims_file=str(tmp_path / "claims.txt"),
+        pr_body=str(tmp_path / "pr.md"),
+    )
+    assert [(c.key, c.origin) for c in claims] == [
+        ("added-test", "file"),
+        ("no-test-removed", "file"),
+        ("bogus", "pr-body"),
+    ]
+    assert claims[1].also == (f"commit:{head[:12]}",)
+
+
+def test_a_pr_body_without_a_block_makes_no_claims(repo: GitRepo, tmp_path: Path) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"a.txt": "2"}, "head")
+    (tmp_path / "pr.md").write_text("added-test\nno-test-removed\n")
+    assert _claims(repo, base, head, pr_body=str(tmp_path / "pr.md")) == []
+
+
+def test_a_claims_file_inside_the_repository_is_named_relative_to_it(repo: GitRepo) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"docs/claims.md": "added-test\n"}, "head")
+    claims = _claims(repo, base, head, claims_file="docs/claims.md")
+    assert [(c.source, c.line) for c in claims] == [("docs/claims.md", 1)]
+
+
+def test_unreadable_claims_files_are_input_errors(repo: GitRepo, tmp_path: Path) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"a.txt": "2"}, "head")
+    with pytest.raises(InputError, match="cannot read --claims file"):
+        _claims(repo, base, head, claims_file=str(tmp_path / "missing.md"))
+    big = tmp_path / "big.md"
+    big.write_bytes(b"added-test\n" * 200_000)
+    with pytest.raises(InputError, match="larger than"):
+        _claims(repo, base, head, pr_body=str(big))
+
+
+def test_worktree_mode_reads_the_commits_between_base_and_head(repo: GitRepo) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    repo.commit({"a.txt": "2"}, "x\n\nTribunal-Claim: added-test")
+    with Git(repo.path) as git:
+        change = build_change(Selection(base=base), git, repo.path, repo.path, Config())
+        assert [c.key for c in load_claims(change)] == ["added-test"]
+        staged = build_change(Selection(staged=True), git, repo.path, repo.path, Config())
+        assert load_claims(staged) == ()
+
+
+def test_range_messages_and_commit_claims_directly(repo: GitRepo) -> None:
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"a.txt": "2"}, "s\n\n```tribunal\nadded-test\n```\n\nTribunal-Claim: x")
+    with Git(repo.path) as git:
+        (commit,) = range_messages(git, f"{base}..{head}")
+    assert commit.sha == head and commit.trailers == ("x",)
+    assert [c.key for c in commit_claims(commit)] == ["added-test", "x"]
+
+
+def test_dedupe_keeps_distinct_arguments_apart() -> None:
+    claims = [
+        Claim("no-default-flip", "a", "f", 1),
+        Claim("no-default-flip", "b", "f", 2),
+        Claim("no-default-flip", "a", "g", 3),
+    ]
+    kept = dedupe(claims)
+    assert [(c.arg, c.also) for c in kept] == [("a", ("g",)), ("b", ())]
+
+
+# --- end to end, through the real CLI ------------------------------------------------
+
+
+def test_cli_trailer_contradicted_points_at_the_commit(repo: GitRepo) -> None:
+    base = repo.commit({"pyproject.toml": PYPROJECT}, "base")
+    head = repo.commit(
+        {"pyproject.toml": PYPROJECT_NEW}, "Add flask\n\nTribunal-Claim: no-new-dependency\n"
+    )
+    result = repo.tribunal("check", "--base", base, "--head", head, "--format", "json")
+    assert result.code == 0, result.stderr
+    (finding,) = [
+        f for f in json.loads(result.stdout)["findings"] if f["analyzer"] == "claim-reconciliation"
+    ]
+    assert finding["verdict"] == "CONTRADICTED"
+    assert finding["claim"] == "no-new-dependency"
+    assert finding["source"] == head
+    assert finding["file"] == f"commit:{head[:12]}"
+    assert finding["line"] == 3
+    assert "flask" in finding["title"]
+    gated = repo.tribunal("check", "--base", base, "--head", head, "--hard-fail")
+    assert gated.code == 1, gated.stdout
+
+
+def test_cli_block_in_a_commit_message_passes_when_true(repo: GitRepo) -> None:
+    base = repo.commit({"pyproject.toml": PYPROJECT}, "base")
+    head = repo.commit(
+        {"pyproject.toml": PYPROJECT.replace(">=2", ">=2.31")},
+        "Bump requests\n\n```tribunal\nno-new-dependency\nno-test-removed\n```\n",
+    )
+    result = repo.tribunal("check", "--base", base, "--head", head, "--format", "json")
+    assert result.code == 0, result.stderr
+    claims = [
+        (f["claim"], f["verdict"], f["line"])
+        for f in json.loads(result.stdout)["findings"]
+        if f["analyzer"] == "claim-reconciliation"
+    ]
+    assert sorted(claims) == [("no-new-dependency", "PASS", 4), ("no-test-removed", "PASS", 5)]
+    gated = repo.tribunal("check", "--base", base, "--head", head, "--hard-fail")
+    assert gated.code == 0, gated.stdout
+
+
+def test_cli_unknown_claim_is_unverified_and_lists_known_keys(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    base = repo.commit({"a.py": "x = 1\n"}, "base")
+    head = repo.commit({"a.py": "x = 2\n"}, "head")
+    claims = tmp_path / "claims.md"
+    claims.write_text("```tribunal\nmakes-it-faster\n```\n")
+    result = repo.tribunal(
+        "check", "--base", base, "--head", head, "--claims", str(claims), "--format", "json",
+        "--hard-fail",
+    )  # fmt: skip
+    assert result.code == 0, result.stdout + result.stderr
+    (finding,) = [
+        f for f in json.loads(result.stdout)["findings"] if f["analyzer"] == "claim-reconciliation"
+    ]
+    assert finding["verdict"] == "UNVERIFIED"
+    assert finding["line"] == 2 and finding["file"] == str(claims)
+    assert "unrecognized claim 'makes-it-faster'" in finding["title"]
+    assert "no-default-flip" in finding["detail"] and "added-test" in finding["detail"]
+
+
+def test_cli_disabled_claim_reconciliation_reads_no_claims(repo: GitRepo) -> None:
+    repo.write({"tribunal.yml": "analyzers:\n  claim-reconciliation: false\n"})
+    base = repo.commit({"pyproject.toml": PYPROJECT}, "base")
+    head = repo.commit({"pyproject.toml": PYPROJECT_NEW}, "x\n\nTribunal-Claim: no-new-dependency")
+    result = repo.tribunal("check", "--base", base, "--head", head, "--hard-fail")
+    assert result.code == 0, result.stdout
+    assert "claim-reconciliation" not in result.stdout
+
+
+def verify(change: object, claim: object) -> object:
+    """A verifier that crashes: loaded by ``test_a_crashing_verifier_is_an_error_not_a_verdict``."""
+    raise RuntimeError("verifier exploded")
+
+
+def test_a_crashing_verifier_is_an_error_not_a_verdict(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tribunal.claims.registry import VERIFIERS, VerifierSpec
+    from tribunal.engine import analyze
+
+    monkeypatch.setitem(VERIFIERS, "boom", VerifierSpec("boom", __name__, "always crashes"))
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"a.txt": "2"}, "x\n\nTribunal-Claim: boom\nTribunal-Claim: no-test-removed")
+    with Git(repo.path) as git:
+        change = build_change(Selection(base, head), git, repo.path, repo.path, Config())
+        change.claims = load_claims(change)
+        report = analyze(change, only=["claim-reconciliation"])
+    (error,) = report.errors
+    assert "claim boom" in error.message and "verifier exploded" in error.message
+    assert [f.claim for f in report.findings] == ["no-test-removed"]

@@ -1,0 +1,281 @@
+"""``added-test`` and ``no-test-removed``, and the base-vs-head test differ under them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.claims_support import Files, claim_verdict, src
+from tests.gitrepo import GitRepo
+from tribunal.config import Config
+from tribunal.findings import Verdict
+from tribunal.gitcmd import Git
+from tribunal.lang.test_diff import TestDiff, diff_tests
+from tribunal.sources import Selection, build_change
+
+C, U, P = Verdict.CONTRADICTED, Verdict.UNVERIFIED, Verdict.PASS
+
+PY_TESTS = src(
+    """
+    from app import add
+
+    def test_add():
+        assert add(1, 2) == 3
+
+    class TestMore:
+        def test_zero(self):
+            assert add(0, 0) == 0
+    """
+)
+JS_TESTS = src(
+    """
+    import { add } from '../src/add';
+    describe('add', () => {
+      it('adds', () => { expect(add(1, 2)).toBe(3); });
+      it('zero', () => { expect(add(0, 0)).toBe(0); });
+    });
+    """
+)
+
+
+def verdict(repo: GitRepo, base: Files, head: Files, claim: str) -> Verdict:
+    return claim_verdict(repo, base, head, claim)[0]
+
+
+def diff_of(repo: GitRepo, base: Files, head: Files) -> TestDiff:
+    base_sha = repo.commit(base, "base")
+    head_sha = repo.commit(head, "head")
+    with Git(repo.path) as git:
+        change = build_change(Selection(base_sha, head_sha), git, repo.path, repo.path, Config())
+        return diff_tests(change)
+
+
+# --- the differ ------------------------------------------------------------------------
+
+
+def test_differ_lines_up_added_removed_moved_and_kept(repo: GitRepo) -> None:
+    head_py = PY_TESTS.replace("def test_add():", "def test_addition():") + src(
+        """
+
+        def test_new():
+            assert add(2, 2) == 4
+        """
+    )
+    diff = diff_of(
+        repo,
+        {"tests/test_add.py": PY_TESTS, "test/add.test.js": JS_TESTS},
+        {"tests/test_add.py": head_py, "test/add.test.js": None, "test/sum.test.js": JS_TESTS},
+    )
+    assert [t.label for t in diff.added] == ["tests/test_add.py::test_new"]
+    assert diff.removed == []
+    moved = [(old.label, new.label) for old, new in diff.moved]
+    assert moved == [("tests/test_add.py::test_add", "tests/test_add.py::test_addition")]
+    kept = sorted((o.label, n.label) for o, n in diff.kept)
+    assert kept == [
+        ("test/add.test.js::add > adds", "test/sum.test.js::add > adds"),  # git saw a rename
+        ("test/add.test.js::add > zero", "test/sum.test.js::add > zero"),
+        ("tests/test_add.py::TestMore.test_zero", "tests/test_add.py::TestMore.test_zero"),
+    ]
+    assert sorted(t.name for t in diff.touched) == ["test_addition", "test_new"]
+
+
+def test_differ_follows_renamed_test_files(repo: GitRepo) -> None:
+    diff = diff_of(
+        repo, {"tests/test_a.py": PY_TESTS}, {"tests/test_a.py": None, "tests/test_b.py": PY_TESTS}
+    )
+    assert diff.removed == [] and diff.added == []
+    assert {n.path for _, n in [*diff.kept, *diff.moved]} == {"tests/test_b.py"}
+
+
+def test_differ_sees_skips_and_xfails(repo: GitRepo) -> None:
+    head = PY_TESTS.replace("def test_add", "@pytest.mark.xfail\ndef test_add").replace(
+        "    def test_zero", "    @unittest.skip('flaky')\n    def test_zero"
+    )
+    diff = diff_of(repo, {"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": head})
+    disabled = {(new.name, new.skipped, new.xfailed) for _, new in diff.newly_disabled()}
+    assert disabled == {("test_add", False, True), ("TestMore.test_zero", True, False)}
+
+
+# --- added-test ------------------------------------------------------------------------
+
+
+def test_added_python_test_with_assertion_passes(repo: GitRepo) -> None:
+    head = {"tests/test_add.py": PY_TESTS + "\n\ndef test_neg():\n    assert add(-1, 1) == 0\n"}
+    verdict_, finding = claim_verdict(repo, {"tests/test_add.py": PY_TESTS}, head, "added-test")
+    assert verdict_ is P and "tests/test_add.py::test_neg" in finding.detail
+
+
+def test_added_js_test_in_a_new_file_passes(repo: GitRepo) -> None:
+    assert verdict(repo, {"src/add.ts": "x"}, {"test/add.test.ts": JS_TESTS}, "added-test") is P
+
+
+def test_no_test_touched_at_all_is_contradicted(repo: GitRepo) -> None:
+    verdict_, finding = claim_verdict(
+        repo, {"src/add.py": "def add(a, b): return a + b\n"},
+        {"src/add.py": "def add(a, b): return b + a\n", "README.md": "docs\n"}, "added-test",
+    )  # fmt: skip
+    assert verdict_ is C
+    assert "src/add.py" in finding.detail
+
+
+@pytest.mark.parametrize(
+    ("base", "head"),
+    [
+        ({"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": PY_TESTS.replace("3", "4")}),
+        ({"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": PY_TESTS + "\n# more\n"}),
+        ({"src/a.py": "x"}, {"tests/helpers.py": "def make(): ...\n"}),
+        ({"src/a.go": "x"}, {"src/a_test.go": "package a\n"}),
+        ({"src/a.py": "x"}, {"tests/test_new.py": "def test_smoke():\n    run()\n"}),
+        ({"src/a.ts": "x"}, {"src/a.test.ts": "it.todo('later');\n"}),
+        (
+            {"tests/test_add.py": PY_TESTS},
+            {"tests/test_add.py": PY_TESTS.replace("test_add():", "test_sum():")},
+        ),
+    ],
+    ids=["edited", "comment", "helper", "go-test", "smoke", "todo", "renamed"],
+)
+def test_added_test_is_unverified_when_uncertain(repo: GitRepo, base: Files, head: Files) -> None:
+    assert verdict(repo, base, head, "added-test") is U
+
+
+# --- no-test-removed -------------------------------------------------------------------
+
+REMOVED = "no-test-removed"
+
+
+def test_deleting_a_python_test_is_contradicted(repo: GitRepo) -> None:
+    head = {"tests/test_add.py": PY_TESTS.split("class TestMore")[0]}
+    verdict_, finding = claim_verdict(repo, {"tests/test_add.py": PY_TESTS}, head, REMOVED)
+    assert verdict_ is C
+    assert "tests/test_add.py::TestMore.test_zero (base line 7) was deleted" in finding.detail
+
+
+def test_deleting_a_js_test_file_is_contradicted(repo: GitRepo) -> None:
+    assert verdict(repo, {"test/add.test.js": JS_TESTS}, {"test/add.test.js": None}, REMOVED) is C
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        PY_TESTS.replace("def test_add", "@pytest.mark.skip(reason='later')\ndef test_add"),
+        PY_TESTS.replace("def test_add", "@pytest.mark.xfail(strict=True)\ndef test_add"),
+        PY_TESTS.replace("class TestMore:", "@unittest.skip('x')\nclass TestMore:"),
+    ],
+    ids=["skip", "xfail", "skipped-class"],
+)
+def test_newly_disabled_python_tests_are_contradicted(repo: GitRepo, head: str) -> None:
+    assert verdict(repo, {"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": head}, REMOVED) is C
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        JS_TESTS.replace("it('adds'", "it.skip('adds'"),
+        JS_TESTS.replace("it('adds'", "xit('adds'"),
+        JS_TESTS.replace("describe('add'", "describe.skip('add'"),
+        JS_TESTS.replace("it('adds'", "it.failing('adds'"),
+    ],
+    ids=["it.skip", "xit", "describe.skip", "failing"],
+)
+def test_newly_disabled_js_tests_are_contradicted(repo: GitRepo, head: str) -> None:
+    assert verdict(repo, {"a.test.js": JS_TESTS}, {"a.test.js": head}, REMOVED) is C
+
+
+@pytest.mark.parametrize(
+    ("base", "head"),
+    [
+        (
+            {"tests/test_add.py": PY_TESTS},
+            {"tests/test_add.py": PY_TESTS.replace("test_zero(self)", "test_nothing(self)")},
+        ),
+        ({"tests/test_a.py": PY_TESTS}, {"tests/test_a.py": None, "tests/test_b.py": PY_TESTS}),
+        (
+            {"a.test.js": JS_TESTS},
+            {"a.test.js": JS_TESTS.replace("  // x", "").replace("'adds'", "'sums'")},
+        ),
+        ({"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": PY_TESTS.replace("3", "3 # ok")}),
+        (
+            {
+                "tests/test_add.py": PY_TESTS.replace(
+                    "def test_add", "@pytest.mark.skip\ndef test_add"
+                )
+            },
+            {
+                "tests/test_add.py": PY_TESTS.replace(
+                    "def test_add", "@pytest.mark.skip\ndef test_add"
+                )
+            },
+        ),
+    ],
+    ids=["renamed", "file-moved", "js-renamed", "edited", "already-skipped"],
+)
+def test_not_removed(repo: GitRepo, base: Files, head: Files) -> None:
+    assert verdict(repo, base, head, REMOVED) is P
+
+
+def test_a_python_test_moved_into_another_file_is_not_removed(repo: GitRepo) -> None:
+    first, second = PY_TESTS.split("class TestMore:")
+    base = {"tests/test_a.py": PY_TESTS, "tests/test_b.py": "def test_b():\n    assert 1\n"}
+    head = {
+        "tests/test_a.py": first,
+        "tests/test_b.py": base["tests/test_b.py"] + "\n\nclass TestMore:" + second,
+    }
+    assert verdict(repo, base, head, REMOVED) is P
+
+
+def test_deleted_while_the_file_gained_a_test_is_unverified(repo: GitRepo) -> None:
+    head = PY_TESTS.replace("assert add(1, 2) == 3", "assert add(2, 1) == 3").replace(
+        "def test_add", "def test_add_commutes"
+    )
+    assert verdict(repo, {"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": head}, REMOVED) is U
+
+
+def test_a_conditional_skip_is_unverified(repo: GitRepo) -> None:
+    head = PY_TESTS.replace(
+        "def test_add", "@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_add"
+    )
+    verdict_, finding = claim_verdict(
+        repo, {"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": head}, REMOVED
+    )
+    assert verdict_ is U and "conditional skip" in finding.detail
+
+
+def test_a_deleted_test_file_tribunal_cannot_read_is_unverified(repo: GitRepo) -> None:
+    verdict_, finding = claim_verdict(
+        repo, {"pkg/a_test.go": "package a\n"}, {"pkg/a_test.go": None}, REMOVED
+    )
+    assert verdict_ is U and "pkg/a_test.go" in finding.detail
+
+
+def test_an_unparseable_test_file_is_unverified(repo: GitRepo) -> None:
+    head = {"tests/test_add.py": PY_TESTS + "\ndef broken(:\n"}
+    assert verdict(repo, {"tests/test_add.py": PY_TESTS}, head, REMOVED) is U
+
+
+def test_a_test_file_renamed_out_of_collection_is_contradicted(repo: GitRepo) -> None:
+    base = {"tests/test_add.py": PY_TESTS}
+    head = {"tests/test_add.py": None, "tests/add_cases.py": PY_TESTS}
+    assert verdict(repo, base, head, REMOVED) is C
+
+
+@pytest.mark.parametrize(
+    ("base", "head"),
+    [
+        (
+            {"m.py": "def f():\n    return 1\n"},
+            {"m.py": 'def f():\n    """\n    >>> f()\n    1\n    """\n    return 1\n'},
+        ),
+        ({"src/lib.rs": "fn a() {}\n"}, {"src/lib.rs": "fn a() {}\n#[cfg(test)]\nmod tests {}\n"}),
+    ],
+    ids=["doctest", "rust-inline"],
+)
+def test_tests_tribunal_cannot_discover_are_never_no_test(
+    repo: GitRepo, base: Files, head: Files
+) -> None:
+    assert verdict(repo, base, head, "added-test") is U
+
+
+def test_a_js_test_lost_to_a_syntax_error_is_unverified(repo: GitRepo) -> None:
+    head = JS_TESTS.replace("describe('add', () => {", "describe('add', () => { class {")
+    verdict_, finding = claim_verdict(repo, {"a.test.js": JS_TESTS}, {"a.test.js": head}, REMOVED)
+    assert verdict_ is U
+    assert "add > adds is not found in a.test.js, which has syntax" in finding.detail

@@ -1,0 +1,72 @@
+"""The comment text of a file, line by line, for both languages.
+
+Python: ``#`` comments (from the tokenizer, so a ``#`` inside a string is not
+a comment) and docstrings of modules, classes and functions. JS/TS: every
+comment node tree-sitter finds: ``//`` at the end of a line, ``/* */`` blocks
+and JSDoc. Only the comment's own text is returned, never the code beside it.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from typing import NamedTuple
+
+from tribunal.change import Source
+from tribunal.lang.py_decls import docstring_node
+from tribunal.lang.trees import js_tree, python_tree
+
+_HOLDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+class CommentLine(NamedTuple):
+    line: int
+    text: str
+    kind: str  # "comment" | "docstring"
+
+
+def python_comments(source: Source) -> list[CommentLine]:
+    out = []
+    try:
+        for token in tokenize.tokenize(io.BytesIO(source.data).readline):
+            if token.type == tokenize.COMMENT:
+                out.append(CommentLine(token.start[0], token.string, "comment"))
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+        pass  # keep what was read: the rest of the file is not Python we can read
+    tree = python_tree(source)
+    if tree is not None:
+        out.extend(_docstrings(tree, source))
+    return sorted(out)
+
+
+def js_comments(source: Source, language: str) -> list[CommentLine]:
+    from tribunal.lang import js
+
+    tree = js_tree(source, language)
+    found = js.captures(js.query(language, "(comment) @c"), tree.root_node).get("c", [])
+    out = []
+    for node in found:
+        first = js.first_line(node)
+        for offset, text in enumerate(js.text(node).split("\n")):
+            out.append(CommentLine(first + offset, text, "comment"))
+    return out
+
+
+def _docstrings(tree: ast.Module, source: Source) -> list[CommentLine]:
+    holders: list[ast.AST] = [tree]
+    holders += [n for n in ast.walk(tree) if isinstance(n, _HOLDERS)]
+    out = []
+    for holder in holders:
+        doc = docstring_node(holder)
+        if doc is None:
+            continue
+        last = doc.end_lineno or doc.lineno
+        for number in range(doc.lineno, last + 1):
+            text = source.line(number)
+            if number == last and doc.end_col_offset is not None:
+                text = text.encode()[: doc.end_col_offset].decode("utf-8", "replace")
+            if number == doc.lineno:
+                text = text.encode()[doc.col_offset :].decode("utf-8", "replace")
+            out.append(CommentLine(number, text, "docstring"))
+    return out

@@ -1,0 +1,121 @@
+"""Parameter defaults of a Python module, as values.
+
+Covers positional (and positional-only) defaults, keyword-only defaults, and
+the fields of dataclass-like classes (``@dataclass``, attrs, ``NamedTuple``,
+pydantic models), which are the defaults of the generated ``__init__``.
+
+A default is compared as a *value*, not as text: ``'x'`` and ``"x"`` are the
+same, and so are ``0x10`` and ``16``. The type is part of the value, as Python
+sees it: ``30`` and ``30.0`` are different defaults (an ``int`` and a
+``float``: ``range(timeout)`` or ``"%d" % timeout`` tell them apart), and so
+are ``True`` and ``1``, and ``()`` and ``[]``. A default that is not a literal
+(a name, a call) has no value we can know; it is compared by its normalized
+expression only to say that *something* changed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Hashable, Iterator
+from typing import NamedTuple
+
+from tribunal.lang.py_decls import python_decls
+
+
+class Default(NamedTuple):
+    """One parameter default. ``value`` is None when the default is not a literal."""
+
+    function: str
+    param: str
+    value: Hashable | None
+    text: str
+    line: int
+    body: str = ""  # the function's code, to tell a moved function from a namesake
+
+_DATACLASS_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "attrs", "s"})
+_MODEL_BASES = frozenset({"NamedTuple", "BaseModel", "BaseSettings"})
+
+
+def python_defaults(tree: ast.Module) -> Iterator[Default]:
+    """Every parameter default in the module, with the function's qualified name."""
+    for decl in python_decls(tree):
+        if isinstance(decl.node, ast.FunctionDef | ast.AsyncFunctionDef):
+            body = "\n".join(ast.dump(stmt) for stmt in decl.node.body)
+            for default in _function(decl.node, decl.qualname):
+                yield default._replace(body=body)
+        elif isinstance(decl.node, ast.ClassDef) and _dataclass_like(decl.node):
+            yield from _fields(decl.node, f"{decl.qualname}.__init__")
+
+
+def literal_value(node: ast.expr) -> Hashable | None:
+    """A hashable, type-tagged form of a literal expression; None if it is not a literal."""
+    if isinstance(node, ast.Constant):
+        return (type(node.value).__name__, node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        inner = literal_value(node.operand)
+        if isinstance(inner, tuple) and inner[0] in ("int", "float", "complex"):
+            sign = -1 if isinstance(node.op, ast.USub) else 1
+            return (inner[0], sign * inner[1])
+        return None
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        items = [literal_value(e) for e in node.elts]
+        if any(i is None for i in items):
+            return None
+        kind = type(node).__name__.lower()
+        return (kind, frozenset(items) if kind == "set" else tuple(items))
+    if isinstance(node, ast.Dict):
+        keys = [literal_value(k) if k is not None else None for k in node.keys]
+        values = [literal_value(v) for v in node.values]
+        if any(x is None for x in (*keys, *values)):
+            return None
+        return ("dict", frozenset(zip(keys, values, strict=True)))
+    return None
+
+
+def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Iterator[Default]:
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    for arg, default in zip(
+        positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
+    ):
+        yield _default(name, arg.arg, default)
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        if kw_default is not None:
+            yield _default(name, arg.arg, kw_default)
+
+
+def _fields(node: ast.ClassDef, name: str) -> Iterator[Default]:
+    for stmt in node.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
+            yield _default(name, stmt.target.id, _field_default(stmt.value))
+
+
+def _field_default(value: ast.expr) -> ast.expr:
+    """``field(default=30)`` / ``attr.ib(default=30)`` / ``Field(30)`` -> ``30``."""
+    if isinstance(value, ast.Call) and _call_name(value.func) in ("field", "ib", "attrib", "Field"):
+        for keyword in value.keywords:
+            if keyword.arg == "default":
+                return keyword.value
+        if _call_name(value.func) == "Field" and value.args:
+            return value.args[0]
+    return value
+
+
+def _default(function: str, param: str, node: ast.expr) -> Default:
+    return Default(function, param, literal_value(node), ast.unparse(node), node.lineno)
+
+
+def _dataclass_like(node: ast.ClassDef) -> bool:
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if _call_name(target) in _DATACLASS_DECORATORS:
+            return True
+    return any(_call_name(base) in _MODEL_BASES for base in node.bases)
+
+
+def _call_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""

@@ -1,0 +1,216 @@
+"""Dependency manifests: which distributions a file declares, and in which section.
+
+Covered: ``pyproject.toml`` (PEP 621 dependencies and optional dependencies,
+PEP 735 dependency groups, build requirements, Poetry, uv and PDM tables),
+``requirements*.txt`` / ``*.in`` (and any ``.txt``/``.in`` under a
+``requirements/`` directory), ``setup.cfg``, ``Pipfile`` and ``package.json``.
+Lockfiles are not manifests: they list what a resolver chose, not what the
+project asked for. Python names are PEP 503-normalized; npm names are kept as
+written. An entry whose name cannot be read statically (a bare URL, a path, a
+``file:`` directive) is recorded as *uncertain* by its text.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+_NAME = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?=$|[\[(<>=!~;@,\s])")
+_EGG = re.compile(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
+#: An environment marker, which a one-line ``a; b`` list in setup.cfg cannot tell from an item.
+_MARKER = re.compile(
+    r"^\s*(?:python_(?:full_)?version|sys_platform|platform_\w+|os_name|implementation_\w+|extra)"
+    r"\s*(?:[<>=!~]|in\b|not\b)"
+)
+_NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+
+
+@dataclass(frozen=True)
+class Dependency:
+    name: str  # normalized: PEP 503 for Python, as written for npm
+    section: str
+    text: str  # the entry as written, for evidence
+
+
+@dataclass
+class Declared:
+    """What one manifest declares; ``error`` is set when it could not be parsed."""
+
+    path: str
+    deps: list[Dependency] = field(default_factory=list)
+    uncertain: list[str] = field(default_factory=list)
+    error: str | None = None
+    project: str | None = None  # the manifest's own name: ``pkg[extra]`` refers to itself
+
+
+def canonical(name: str) -> str:
+    """PEP 503 normalization: ``Foo.Bar_baz`` -> ``foo-bar-baz``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def kind_of(path: str) -> str | None:
+    """Which manifest format ``path`` is, or None when it is not a manifest."""
+    name = path.rsplit("/", 1)[-1]
+    if name in ("pyproject.toml", "setup.cfg", "package.json", "Pipfile"):
+        return name
+    stem, dot, ext = name.rpartition(".")
+    if dot and ext in ("txt", "in"):
+        in_dir = "/requirements/" in f"/{path}"
+        if "requirements" in stem.lower() or in_dir:
+            return "requirements"
+    return None
+
+
+def parse_manifest(path: str, text: str) -> Declared:
+    """The dependencies ``text`` (the contents of ``path``) declares."""
+    out = Declared(path)
+    kind = kind_of(path)
+    try:
+        if kind == "pyproject.toml":
+            _pyproject(tomllib.loads(text), out)
+        elif kind == "Pipfile":
+            _pipfile(tomllib.loads(text), out)
+        elif kind == "setup.cfg":
+            _setup_cfg(text, out)
+        elif kind == "package.json":
+            _package_json(json.loads(text), out)
+        elif kind == "requirements":
+            _requirements(text, "requirements", out)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, configparser.Error) as exc:
+        out.error = f"{path}: not parseable ({type(exc).__name__}: {exc})"
+    return out
+
+
+def _add_pep508(items: Iterable[Any], section: str, out: Declared) -> None:
+    for item in items:
+        if isinstance(item, str):
+            _add_requirement(item, section, out)
+
+
+def _add_requirement(text: str, section: str, out: Declared) -> None:
+    entry = text.strip()
+    if not entry:
+        return
+    egg = _EGG.search(entry)
+    match = _NAME.match(entry) if "://" not in entry.split("@", 1)[0] else None
+    name = egg[1] if egg else (match[1] if match else None)
+    if name is None:
+        out.uncertain.append(entry)
+    else:
+        out.deps.append(Dependency(canonical(name), section, entry))
+
+
+def _pyproject(data: Mapping[str, Any], out: Declared) -> None:
+    project = _table(data, "project")
+    name = project.get("name") or _table(_table(data, "tool"), "poetry").get("name")
+    out.project = canonical(name) if isinstance(name, str) else None
+    _add_pep508(_list(project, "dependencies"), "project.dependencies", out)
+    for extra, items in _table(project, "optional-dependencies").items():
+        _add_pep508(_as_list(items), f"project.optional-dependencies.{extra}", out)
+    for group, items in _table(data, "dependency-groups").items():
+        _add_pep508(_as_list(items), f"dependency-groups.{group}", out)
+    _add_pep508(_list(_table(data, "build-system"), "requires"), "build-system.requires", out)
+    tool = _table(data, "tool")
+    _add_pep508(_list(_table(tool, "uv"), "dev-dependencies"), "tool.uv.dev-dependencies", out)
+    for group, items in _table(_table(tool, "pdm"), "dev-dependencies").items():
+        _add_pep508(_as_list(items), f"tool.pdm.dev-dependencies.{group}", out)
+    _poetry(_table(tool, "poetry"), out)
+
+
+def _poetry(poetry: Mapping[str, Any], out: Declared) -> None:
+    tables = [("tool.poetry.dependencies", _table(poetry, "dependencies"))]
+    tables.append(("tool.poetry.dev-dependencies", _table(poetry, "dev-dependencies")))
+    for group, body in _table(poetry, "group").items():
+        if isinstance(body, dict):
+            tables.append((f"tool.poetry.group.{group}", _table(body, "dependencies")))
+    for section, table in tables:
+        _add_keys(table, section, out, python=True)
+
+
+def _pipfile(data: Mapping[str, Any], out: Declared) -> None:
+    _add_keys(_table(data, "packages"), "packages", out, python=True)
+    _add_keys(_table(data, "dev-packages"), "dev-packages", out, python=True)
+
+
+def _add_keys(table: Mapping[str, Any], section: str, out: Declared, *, python: bool) -> None:
+    for name in table:
+        if python and name.lower() == "python":
+            continue
+        out.deps.append(Dependency(canonical(name) if python else name, section, name))
+
+
+def _package_json(data: Any, out: Declared) -> None:
+    if not isinstance(data, dict):
+        out.error = f"{out.path}: not a JSON object"
+        return
+    for section in _NPM_SECTIONS:
+        _add_keys(_table(data, section), section, out, python=False)
+    out.project = data["name"] if isinstance(data.get("name"), str) else None
+
+
+def _setup_cfg(text: str, out: Declared) -> None:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.read_string(text)
+    if parser.has_option("metadata", "name"):
+        out.project = canonical(parser.get("metadata", "name"))
+    for option in ("install_requires", "setup_requires", "tests_require"):
+        if parser.has_option("options", option):
+            _cfg_list(parser.get("options", option), f"options.{option}", out)
+    if parser.has_section("options.extras_require"):
+        for extra, value in parser.items("options.extras_require"):
+            _cfg_list(value, f"options.extras_require.{extra}", out)
+
+
+def _cfg_list(value: str, section: str, out: Declared) -> None:
+    if value.strip().startswith("file:"):
+        out.uncertain.append(value.strip())
+        return
+    if "\n" in value.strip():
+        items = value.splitlines()
+    else:
+        items = [item for item in value.split(";") if not _MARKER.match(item)]
+    for item in items:
+        _add_requirement(item.split(" #", 1)[0], section, out)
+
+
+def _requirements(text: str, section: str, out: Declared) -> None:
+    for line in _logical_lines(text):
+        entry = re.split(r"(?:^|\s)#", line, maxsplit=1)[0].strip()
+        if not entry:
+            continue
+        if entry.startswith(("-e", "--editable")):
+            _add_requirement(entry.split(None, 1)[-1] if " " in entry else entry[2:], section, out)
+        elif entry.startswith("-"):
+            continue  # -r/-c includes are manifests of their own; other options name nothing
+        else:
+            _add_requirement(entry.split(" --", 1)[0], section, out)
+
+
+def _logical_lines(text: str) -> Iterator[str]:
+    pending = ""
+    for raw in text.splitlines():
+        if raw.endswith("\\"):
+            pending += raw[:-1] + " "
+            continue
+        yield pending + raw
+        pending = ""
+    if pending:
+        yield pending
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    return _as_list(data.get(key))
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

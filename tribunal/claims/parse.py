@@ -1,0 +1,115 @@
+"""Parse claims text: ```` ```tribunal ```` blocks, whole claims files, single lines.
+
+Parsing, never understanding: a claim is one ``key[: arg]`` line. Keys are
+normalized (case folded, ``_`` and spaces become ``-``) so ``No_Default_Flip``
+and ``no default flip`` name the same verifier; bullets, checkboxes,
+backticks and comments are decoration and are dropped. Whatever is left that
+names no verifier still becomes a claim: the registry turns it into an
+UNVERIFIED "unrecognized claim", which is the safe direction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+#: The info string that marks a claims block (its first word, any case).
+BLOCK_TAG = "tribunal"
+
+_FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
+_BULLET = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
+_CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
+_TRAILING_COMMENT = re.compile(r"\s+(?:#|//).*$")
+_HTML_COMMENT = re.compile(r"<!--.*?-->")
+
+
+class ClaimLine(NamedTuple):
+    """One parsed claim: normalized key, optional argument, 1-based line in its text."""
+
+    key: str
+    arg: str | None
+    line: int
+
+
+def normalize_key(raw: str) -> str:
+    """``No_Default Flip`` -> ``no-default-flip``."""
+    key = re.sub(r"[\s_]+", "-", raw.strip().lower())
+    return re.sub(r"-{2,}", "-", key).strip("-")
+
+
+def parse_claim(text: str, line: int = 1) -> ClaimLine | None:
+    """One claim from one line, or None when the line holds only decoration or a comment."""
+    body = _strip_decoration(text)
+    if not body:
+        return None
+    raw_key, sep, raw_arg = body.partition(":")
+    key = normalize_key(raw_key.strip("`"))
+    if not key:
+        return None
+    arg = raw_arg.strip().strip("`").strip() if sep else ""
+    return ClaimLine(key, arg or None, line)
+
+
+def parse_lines(text: str, first_line: int = 1) -> list[ClaimLine]:
+    """Every claim in ``text``; line numbers start at ``first_line``."""
+    out = []
+    for offset, raw in enumerate(text.split("\n")):
+        claim = parse_claim(raw.rstrip("\r"), first_line + offset)
+        if claim is not None:
+            out.append(claim)
+    return out
+
+
+def tribunal_blocks(text: str) -> Iterator[tuple[int, str]]:
+    """(first content line, content) of each fenced ```` ```tribunal ```` block.
+
+    Fences follow CommonMark: three or more backticks or tildes, indented at
+    most three spaces, closed by a run of the same character at least as
+    long; an unclosed block runs to the end of the text.
+    """
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        opened = _FENCE_OPEN.match(lines[index].rstrip("\r"))
+        fence, info = (opened["fence"], opened["info"]) if opened else ("", "")
+        if not fence or (fence[0] == "`" and "`" in info):  # CommonMark: not a fence
+            index += 1
+            continue
+        end = _closing_line(lines, index + 1, fence)
+        words = info.split()
+        if words and words[0].lower() == BLOCK_TAG:
+            yield index + 2, "\n".join(lines[index + 1 : end])
+        index = end + 1
+
+
+def block_claims(text: str) -> list[ClaimLine] | None:
+    """Claims from the fenced blocks of ``text``; None when it has no block at all."""
+    found: list[ClaimLine] | None = None
+    for first, content in tribunal_blocks(text):
+        found = (found or []) + parse_lines(content, first)
+    return found
+
+
+def file_claims(text: str) -> list[ClaimLine]:
+    """A claims file: its fenced blocks when it has any, else every line of it."""
+    blocks = block_claims(text)
+    return blocks if blocks is not None else parse_lines(text)
+
+
+def _closing_line(lines: list[str], start: int, fence: str) -> int:
+    closer = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+    for index in range(start, len(lines)):
+        if closer.match(lines[index].rstrip("\r")):
+            return index
+    return len(lines)
+
+
+def _strip_decoration(text: str) -> str:
+    """Drop comments, bullets, checkboxes and emphasis around a claim."""
+    body = _HTML_COMMENT.sub("", text).strip()
+    if not body or body.startswith(("#", "//", "<!--", ">")):
+        return ""
+    body = _CHECKBOX.sub("", _BULLET.sub("", body))
+    body = _TRAILING_COMMENT.sub("", body).strip()
+    return body.strip("*").strip()

@@ -1,0 +1,76 @@
+"""Which changed files a verifier looks at: source modules, test files, and the rest.
+
+Test files are recognized the way the test runners recognize them (through
+the test discovery of ``tribunal.lang``); the path rules here only add what no
+runner decides: tooling that is never imported as a library (build scripts,
+examples, docs, bundler configs), whose names are nobody's public API.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from tribunal.change import Change
+from tribunal.diff.model import FileChange
+from tribunal.lang.identifiers import stem_words
+from tribunal.paths import is_js_family, language_of
+
+CODE_LANGUAGES = ("python", "javascript", "typescript", "tsx")
+
+_TOOLING_DIRS = frozenset(
+    {"scripts", "script", "examples", "example", "docs", "doc", "bench", "benchmarks", "tools"}
+)
+_TOOLING_FILES = frozenset(
+    {"setup.py", "noxfile.py", "fabfile.py", "conftest.py", "__main__.py", "manage.py"}
+)
+_JS_CONFIG = re.compile(r"(?:^\.[\w-]+rc\.[cm]?[jt]s$)|(?:\.config\.[cm]?[jt]sx?$)")
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testing", "e2e"})
+_TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "conftest"})
+
+
+def looks_like_test(path: str) -> bool:
+    """A test or test-support file by name or directory, in any language.
+
+    Broader than what the runners collect on purpose (``foo_test.go``,
+    ``FooTest.java``, ``tests/helpers.py``): it decides what may hold tests
+    Tribunal cannot read, which must never be taken for "no test".
+    """
+    parts = path.split("/")
+    if any(p in _TEST_DIRS for p in parts[:-1]):
+        return True
+    return not _TEST_WORDS.isdisjoint(stem_words(path))
+
+
+def is_tooling(path: str) -> bool:
+    """Files whose top-level names are not a library's API."""
+    parts = path.split("/")
+    name = parts[-1]
+    if name in _TOOLING_FILES or _JS_CONFIG.search(name):
+        return True
+    return any(p in _TOOLING_DIRS for p in parts[:-1])
+
+
+def source_modules(change: Change) -> list[FileChange]:
+    """Changed Python and JS/TS modules that are neither tests nor tooling."""
+    out = []
+    for fc in change.analyzable(CODE_LANGUAGES):
+        paths = {fc.path, fc.old_path or fc.path}
+        if any(looks_like_test(p) or is_tooling(p) for p in paths):
+            continue
+        out.append(fc)
+    return out
+
+
+def family(path: str) -> str | None:
+    """``python`` or ``js`` (JavaScript and TypeScript share one export namespace)."""
+    language = language_of(path)
+    if language == "python":
+        return "python"
+    return "js" if is_js_family(language) else None
+
+
+def stem(path: str) -> str:
+    """The file name without directory or extension(s): ``src/a.test.ts`` -> ``a.test``."""
+    name = posixpath.basename(path)
+    return name.rsplit(".", 1)[0] if "." in name else name

@@ -1,0 +1,161 @@
+"""Where claims come from: ``--claims FILE``, ``--pr-body FILE`` and commit messages.
+
+A pre-push hook has no PR body, so the commit messages of the analyzed range
+are a source too: a ```` ```tribunal ```` block in a message, or
+``Tribunal-Claim: <key>[: arg]`` trailers. Trailers are found by git itself
+(``%(trailers)`` applies exactly the rules of ``git interpret-trailers
+--parse``, including the user's ``trailer.*`` settings), in one ``git log``
+for the whole range. The same claim made by several sources is judged once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from tribunal.change import Change, Claim
+from tribunal.claims.parse import ClaimLine, block_claims, file_claims, parse_claim
+from tribunal.errors import InputError
+from tribunal.gitcmd import Git
+
+TRAILER = "Tribunal-Claim"
+MAX_CLAIMS_BYTES = 1 << 20
+
+_FIELD = "\x1f"
+_LOG_FORMAT = f"%H{_FIELD}%B{_FIELD}%(trailers:key={TRAILER},valueonly,unfold)"
+
+
+class CommitMessage(NamedTuple):
+    sha: str
+    message: str
+    trailers: tuple[str, ...]
+
+
+def load_claims(
+    change: Change,
+    *,
+    claims_file: str | None = None,
+    pr_body: str | None = None,
+    cwd: Path | None = None,
+) -> tuple[Claim, ...]:
+    """Every claim the change makes, deduplicated, in a stable order.
+
+    Raises ``InputError`` for a claims or PR-body file that cannot be read.
+    """
+    here = cwd or change.root or Path.cwd()
+    found: list[Claim] = []
+    if claims_file is not None:
+        name, text = _read(here, claims_file, change.root, "--claims")
+        found += _as_claims(file_claims(text), name, "file")
+    if pr_body is not None:
+        name, text = _read(here, pr_body, change.root, "--pr-body")
+        found += _as_claims(block_claims(text) or [], name, "pr-body")
+    if change.git is not None:
+        for commit in range_messages(change.git, commit_range(change)):
+            found += _as_claims(commit_claims(commit), commit.sha, "commit")
+    return dedupe(found)
+
+
+def commit_range(change: Change) -> str | None:
+    """The ``A..B`` revision range whose commits belong to the change, if any."""
+    info = change.range
+    if info.kind == "range" and info.merge_base and info.head:
+        return f"{info.merge_base}..{info.head}"
+    if info.kind == "worktree" and info.base:
+        return f"{info.base}..HEAD"
+    return None
+
+
+def range_messages(git: Git, revs: str | None) -> list[CommitMessage]:
+    """Each commit's id, raw message and Tribunal-Claim trailer values, oldest first."""
+    if revs is None:
+        return []
+    out = git.run(
+        "log", "-z", "--reverse", "--no-show-signature", f"--format={_LOG_FORMAT}", revs, "--"
+    )
+    commits = []
+    for record in out.decode("utf-8", "replace").split("\0"):
+        parts = record.split(_FIELD)
+        if len(parts) != 3:
+            continue
+        sha, message, trailers = parts
+        values = tuple(v.strip() for v in trailers.split("\n") if v.strip())
+        commits.append(CommitMessage(sha.strip(), message, values))
+    return commits
+
+
+def commit_claims(commit: CommitMessage) -> list[ClaimLine]:
+    """Claims of one commit message: its ```` ```tribunal ```` blocks, then its trailers."""
+    found = list(block_claims(commit.message) or [])
+    lines = commit.message.split("\n")
+    for value in commit.trailers:
+        claim = parse_claim(value, _trailer_line(lines, value))
+        if claim is not None:
+            found.append(claim)
+    return found
+
+
+def dedupe(claims: Iterable[Claim]) -> tuple[Claim, ...]:
+    """Keep the first of each (key, arg); later sources are recorded in ``also``."""
+    first: dict[tuple[str, str | None], Claim] = {}
+    for claim in claims:
+        ident = (claim.key, claim.arg)
+        kept = first.get(ident)
+        if kept is None:
+            first[ident] = claim
+        elif claim.source != kept.source and location(claim) not in kept.also:
+            first[ident] = _with_also(kept, location(claim))
+    return tuple(first.values())
+
+
+def location(claim: Claim) -> str:
+    """Where a finding about ``claim`` points: the claims file, or ``commit:<short sha>``."""
+    if claim.origin == "commit":
+        return f"commit:{claim.source[:12]}"
+    return claim.source
+
+
+def _with_also(claim: Claim, where: str) -> Claim:
+    return Claim(claim.key, claim.arg, claim.source, claim.line, claim.origin, (*claim.also, where))
+
+
+def _as_claims(lines: Iterable[ClaimLine], source: str, origin: str) -> Iterator[Claim]:
+    for parsed in lines:
+        yield Claim(parsed.key, parsed.arg, source, parsed.line, origin)
+
+
+def _trailer_line(lines: list[str], value: str) -> int:
+    """Where a trailer sits in its message (the last match: trailers end a message)."""
+    pattern = re.compile(rf"^\s*{re.escape(TRAILER)}\s*[:=]\s*(.*)$", re.IGNORECASE)
+    first_word = value.split()[0] if value.split() else value
+    best = 0
+    for number, line in enumerate(lines, start=1):
+        match = pattern.match(line)
+        if match and match[1].strip().startswith(first_word):
+            best = number
+    return best or max(len(lines), 1)
+
+
+def _read(cwd: Path, name: str, root: Path | None, flag: str) -> tuple[str, str]:
+    """(display name, text) of a claims input; the name is repository-relative when it can be."""
+    path = Path(name) if Path(name).is_absolute() else cwd / name
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_CLAIMS_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read {flag} file: {exc.strerror or exc}") from None
+    if len(data) > MAX_CLAIMS_BYTES:
+        raise InputError(f"{name}: {flag} file is larger than {MAX_CLAIMS_BYTES} bytes")
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")
+    return _display(path, name, root), text
+
+
+def _display(path: Path, name: str, root: Path | None) -> str:
+    if root is None:
+        return name
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return name

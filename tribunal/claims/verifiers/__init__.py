@@ -1,0 +1,1 @@
+"""One module per claim key; each exposes ``verify(change, claim) -> Judgement``."""

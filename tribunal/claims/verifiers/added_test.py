@@ -1,0 +1,90 @@
+"""``added-test``: the change adds a new test with a reachable assertion.
+
+PASS: a test that is not in base (and is not an existing test renamed or
+moved) can fail through an assertion Tribunal sees. CONTRADICTED: the change
+adds no test and changes no test at all: no changed file is a test file, in
+any language, or sits in a test directory, and no added line may be a test
+Tribunal cannot discover (a doctest, a test inside a Rust or other source
+file). Everything in between is
+UNVERIFIED: only existing tests were edited, the new test's assertion is not
+visible, or test files changed that Tribunal cannot read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tribunal.change import Change, Claim
+from tribunal.claims.registry import Judgement
+from tribunal.claims.scope import looks_like_test
+from tribunal.findings import Verdict
+from tribunal.lang.test_diff import TestRecord, diff_tests, judge
+
+_SHOWN = 5
+_TEST = re.compile(r"test", re.IGNORECASE)
+#: Source languages Tribunal does not parse, some of which keep tests inside source files.
+_OTHER_EXTENSIONS = """
+rs go java kt kts scala rb php cs fs swift m mm c cc cpp h hpp ex exs erl hs ml dart zig lua jl
+r clj cljs groovy
+"""
+_OTHER_CODE = frozenset(_OTHER_EXTENSIONS.split())
+
+
+def verify(change: Change, claim: Claim) -> Judgement:
+    if not change.has_base:
+        return Judgement(Verdict.UNVERIFIED, "no base: which tests are new cannot be told")
+    tests = diff_tests(change)
+    running = [t for t in tests.added if not t.disabled]
+    asserting = [t for t in running if judge(t) is Verdict.PASS]
+    if asserting:
+        return Judgement(
+            Verdict.PASS,
+            f"adds {len(asserting)} test(s) with a reachable assertion",
+            _list(asserting),
+        )
+    if tests.added:
+        why = "none of them has an assertion Tribunal can see" if running else "all are skipped"
+        return Judgement(
+            Verdict.UNVERIFIED, f"adds {len(tests.added)} test(s), but {why}", _list(tests.added)
+        )
+    related = sorted({fc.path for fc in change.files if looks_like_test(fc.path)})
+    related += [f for f in tests.test_files if f not in related]
+    related += [f for f in _unread_tests(change) if f not in related]
+    if related or tests.moved or tests.unreadable:
+        detail = "Test files changed: " + ", ".join(related[:_SHOWN]) if related else ""
+        detail = "\n".join([detail, *tests.unreadable]).strip()
+        title = "no new test found; only existing tests changed"
+        return Judgement(Verdict.UNVERIFIED, title, detail)
+    changed = [fc.path for fc in change.files]
+    shown = ", ".join(changed[:_SHOWN])
+    if len(changed) > _SHOWN:
+        shown += f" and {len(changed) - _SHOWN} more"
+    return Judgement(
+        Verdict.CONTRADICTED,
+        "the change adds no test and changes none",
+        f"No changed file is a test file or in a test directory. Changed: {shown or 'nothing'}.",
+    )
+
+
+def _unread_tests(change: Change) -> list[str]:
+    """Files whose added lines may hold tests Tribunal does not discover.
+
+    Doctests (``>>>`` lines, in code or docs), and code in other languages
+    that keeps tests beside the code (Rust's ``#[test]``, for one) and whose
+    added lines mention tests.
+    """
+    out = []
+    for fc in change.files:
+        added = fc.added_text.values()
+        doctest = any(line.lstrip().startswith(">>>") for line in added)
+        other = fc.path.rsplit(".", 1)[-1] in _OTHER_CODE
+        if doctest or (other and any(_TEST.search(line) for line in added)):
+            out.append(fc.path)
+    return out
+
+
+def _list(tests: list[TestRecord]) -> str:
+    lines = [f"{t.label} (line {t.line})" for t in tests[:_SHOWN]]
+    if len(tests) > _SHOWN:
+        lines.append(f"... and {len(tests) - _SHOWN} more")
+    return "\n".join(lines)

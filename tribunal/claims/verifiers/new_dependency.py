@@ -1,0 +1,120 @@
+"""``no-new-dependency``: no manifest names a distribution that no manifest named before.
+
+Head: the changed manifests. Base: every manifest of the base tree (changed or
+not), so moving a dependency between sections or between manifests, or
+changing its version, is not new. CONTRADICTED needs a name that is provably
+absent at base; anything that could hide that name (an unparseable manifest,
+a base URL requirement that may be the same package, a base tree that cannot
+be listed) makes it UNVERIFIED instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tribunal.change import Change, Claim
+from tribunal.claims.manifests import Declared, Dependency, kind_of, parse_manifest
+from tribunal.claims.registry import Judgement
+from tribunal.diff.model import FileChange
+from tribunal.findings import Verdict
+
+
+@dataclass
+class _Base:
+    names: set[str] = field(default_factory=set)
+    uncertain: set[str] = field(default_factory=set)
+    problems: list[str] = field(default_factory=list)
+
+
+def verify(change: Change, claim: Claim) -> Judgement:
+    changed = [fc for fc in change.files if kind_of(fc.path) and not change.is_generated(fc.path)]
+    if not any(fc.has_head for fc in changed):
+        return _no_manifest(change)
+    if not change.has_base:
+        return Judgement(Verdict.UNVERIFIED, "no base to compare the manifests with")
+    heads, problems = _head_manifests(change, changed)
+    base = _base_manifests(change, changed)
+    known = base.names | {d.project for d in heads if d.project}
+    new = [(d.path, dep) for d in heads for dep in d.deps if dep.name not in known]
+    unnamed = [(d.path, t) for d in heads for t in d.uncertain if t not in base.uncertain]
+    if new:
+        evidence = "\n".join(f"{path}: '{dep.text}' in {dep.section}" for path, dep in new)
+        names = ", ".join(sorted({f"'{dep.name}'" for _, dep in new}))
+        doubts = problems + base.problems + _lookalikes(base.uncertain, [d for _, d in new])
+        if not doubts:
+            return Judgement(
+                Verdict.CONTRADICTED,
+                f"new dependency {names}",
+                f"Declared at head and in no manifest at base:\n{evidence}",
+            )
+        return Judgement(
+            Verdict.UNVERIFIED,
+            f"{names} look new, but the base could not be read in full",
+            f"{evidence}\n" + "\n".join(doubts),
+        )
+    if unnamed or problems:
+        lines = [f"{path}: '{text}' names no package statically" for path, text in unnamed]
+        detail = "\n".join(lines + problems)
+        return Judgement(Verdict.UNVERIFIED, "manifest entries could not be read", detail)
+    checked = ", ".join(fc.path for fc in changed if fc.has_head)
+    return Judgement(Verdict.PASS, "no new dependency", f"Changed manifests checked: {checked}.")
+
+
+def _no_manifest(change: Change) -> Judgement:
+    scripts = [fc.path for fc in change.files if fc.path.rsplit("/", 1)[-1] == "setup.py"]
+    if scripts:
+        return Judgement(
+            Verdict.UNVERIFIED,
+            "setup.py changed; its requirements are code and were not checked",
+            ", ".join(scripts),
+        )
+    return Judgement(Verdict.PASS, "no dependency manifest changed")
+
+
+def _head_manifests(change: Change, changed: list[FileChange]) -> tuple[list[Declared], list[str]]:
+    heads: list[Declared] = []
+    problems: list[str] = []
+    for fc in changed:
+        if not fc.has_head:
+            continue
+        source = change.head_source(fc)
+        if source is None:
+            problems.append(f"{fc.path}: could not be read at head")
+            continue
+        declared = parse_manifest(fc.path, source.text)
+        heads.append(declared)
+        if declared.error:
+            problems.append(declared.error)
+    return heads, problems
+
+
+def _base_manifests(change: Change, changed: list[FileChange]) -> _Base:
+    """Every manifest of the base tree; without a listing, the changed ones only."""
+    out = _Base()
+    listing = change.base.paths() if change.base is not None else frozenset()
+    paths = {p for p in listing if kind_of(p) and not change.is_generated(p)}
+    if change.range.kind == "diff":
+        paths = {fc.old_path for fc in changed if fc.old_path}
+        out.problems.append("the base tree could not be listed; only changed manifests were read")
+    for path in sorted(paths):
+        source = change.read_base(path)
+        if source is None:
+            continue
+        declared = parse_manifest(path, source.text)
+        out.names.update(dep.name for dep in declared.deps)
+        out.names.update([declared.project] if declared.project else [])
+        out.uncertain.update(declared.uncertain)
+        if declared.error:
+            out.problems.append(declared.error)
+    return out
+
+
+def _lookalikes(uncertain: set[str], deps: list[Dependency]) -> list[str]:
+    """Base entries without a readable name whose text mentions one of the new names."""
+    out = []
+    for text in sorted(uncertain):
+        folded = text.lower().replace("_", "-").replace(".", "-")
+        for dep in deps:
+            if dep.name.lower() in folded:
+                out.append(f"the base entry '{text}' may already be '{dep.name}'")
+    return out

@@ -1,0 +1,108 @@
+"""``no-public-api-change``: the public names of the changed modules are the same.
+
+The union of public names over every changed non-test module is compared,
+base vs head, per language family (Python modules; JS/TS export sets). A
+union, not a per-module comparison, so a pure move (``git mv``, or a function
+moved between changed modules while an ``__init__`` or index keeps exporting
+it) is not a change. CONTRADICTED needs a name that provably appeared or
+disappeared; a surface that cannot be enumerated (a computed ``__all__``, an
+``export *`` that does not resolve, CommonJS) can hide names, so any doubt
+makes the verdict UNVERIFIED.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tribunal.change import Change, Claim, Source
+from tribunal.claims.registry import Judgement
+from tribunal.claims.scope import family, source_modules
+from tribunal.findings import Verdict
+
+_SHOWN = 12
+_Reader = Callable[[str], Source | None]
+
+
+@dataclass
+class _Union:
+    where: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    imported: set[str] = field(default_factory=set)
+    doubts: list[str] = field(default_factory=list)
+
+    @property
+    def names(self) -> set[str]:
+        return set(self.where)
+
+
+def verify(change: Change, claim: Claim) -> Judgement:
+    modules = source_modules(change)
+    if not modules:
+        return Judgement(Verdict.PASS, "no non-test source module changed")
+    if not change.has_base:
+        return Judgement(Verdict.UNVERIFIED, "no base to compare the public surface with")
+    verdicts = []
+    for kind in ("python", "js"):
+        paths = [fc for fc in modules if family(fc.path) == kind]
+        if not paths:
+            continue
+        base, head = _Union(), _Union()
+        for fc in paths:
+            if fc.old_path is not None:
+                _collect(base, kind, fc.old_path, change.read_base)
+            if fc.has_head:
+                _collect(head, kind, fc.path, change.read_head)
+        verdicts.append(_compare(kind, base, head, len(paths)))
+    return max(verdicts, key=lambda j: j.verdict)
+
+
+def _collect(into: _Union, kind: str, path: str, read: _Reader) -> None:
+    if kind == "python":
+        from tribunal.claims.surface_py import module_surface
+
+        surface = module_surface(path, read)
+    else:
+        from tribunal.claims.surface_js import module_exports
+
+        surface = module_exports(path, read)
+    for name in surface.names:
+        into.where[name].add(path)
+    into.imported |= surface.imported
+    into.doubts += surface.doubts
+
+
+def _compare(kind: str, base: _Union, head: _Union, count: int) -> Judgement:
+    what = "Python modules" if kind == "python" else "JS/TS modules"
+    removed = base.names - head.names
+    added = head.names - base.names
+    soft = (removed & head.imported) | (added & base.imported)
+    hard = (removed | added) - soft
+    lines = [f"- {n} (was in {_paths(base, n)})" for n in sorted(removed)]
+    lines += [f"+ {n} (now in {_paths(head, n)})" for n in sorted(added)]
+    if len(lines) > _SHOWN:
+        lines = [*lines[:_SHOWN], f"... and {len(lines) - _SHOWN} more"]
+    evidence = "\n".join(lines)
+    doubts = sorted(set(base.doubts + head.doubts))
+    if hard and not doubts:
+        title = f"public surface of the changed {what} changed ({_count(removed, added)})"
+        return Judgement(Verdict.CONTRADICTED, title, evidence)
+    if removed or added or doubts:
+        notes = [f"still bound by an import: {', '.join(sorted(soft))}"] if soft else []
+        detail = "\n".join(([evidence] if evidence else []) + notes + doubts)
+        title = f"public surface of the changed {what} may have changed"
+        return Judgement(Verdict.UNVERIFIED, title, detail)
+    return Judgement(
+        Verdict.PASS,
+        f"no public name added or removed in {count} changed {what}",
+        f"{len(head.names)} public names compared.",
+    )
+
+
+def _paths(side: _Union, name: str) -> str:
+    return ", ".join(sorted(side.where.get(name, ())))
+
+
+def _count(removed: set[str], added: set[str]) -> str:
+    parts = [f"{len(removed)} removed"] if removed else []
+    return ", ".join(parts + ([f"{len(added)} added"] if added else []))

@@ -1,0 +1,67 @@
+"""``no-test-removed``: no test was deleted, skipped or marked as expected to fail.
+
+CONTRADICTED when a base test is gone from head (and no head test carries its
+body under another name or file: that is a rename or a move), or when a test
+that ran at base is skipped or xfailed at head. UNVERIFIED when the evidence
+is not certain: the file that lost a test also gained one (a rename with an
+edit looks exactly like that), a conditional ``skipif`` was added, a test file
+could not be read, or a deleted test file is in a language Tribunal does not
+read.
+"""
+
+from __future__ import annotations
+
+from tribunal.change import Change, Claim
+from tribunal.claims.registry import Judgement
+from tribunal.claims.scope import looks_like_test
+from tribunal.findings import Verdict
+from tribunal.lang.test_diff import TestDiff, diff_tests
+
+
+def verify(change: Change, claim: Claim) -> Judgement:
+    if not change.has_base:
+        return Judgement(Verdict.UNVERIFIED, "no base: removed tests cannot be seen")
+    tests = diff_tests(change)
+    certain, doubtful = [], []
+    for test in tests.removed:
+        if tests.gained_tests(test.head_path):
+            doubtful.append(f"{test.label} is gone, but {test.head_path} gained tests (renamed?)")
+        elif test.head_path in tests.partial:
+            doubtful.append(
+                f"{test.label} is not found in {test.head_path}, which has syntax "
+                "the parser could not read"
+            )
+        else:
+            certain.append(f"{test.label} (base line {test.line}) was deleted")
+    for _old, new in tests.newly_disabled():
+        how = "skipped" if new.skipped else "marked as expected to fail"
+        certain.append(f"{new.label} (line {new.line}) is now {how}")
+    doubtful += _conditional(tests) + _unreadable(change, tests)
+    if certain:
+        return Judgement(Verdict.CONTRADICTED, _title(certain), "\n".join(certain + doubtful))
+    if doubtful:
+        return Judgement(Verdict.UNVERIFIED, "tests may have been removed", "\n".join(doubtful))
+    compared = len(tests.kept) + len(tests.moved)
+    return Judgement(
+        Verdict.PASS, "no test removed, skipped or xfailed", f"{compared} existing tests compared."
+    )
+
+
+def _title(certain: list[str]) -> str:
+    return f"{len(certain)} test(s) removed or disabled"
+
+
+def _conditional(tests: TestDiff) -> list[str]:
+    out = []
+    for old, new in [*tests.kept, *tests.moved]:
+        if new.conditional_skip and new.conditional_skip != old.conditional_skip:
+            out.append(f"{new.label} gained a conditional skip: {new.conditional_skip}")
+    return out
+
+
+def _unreadable(change: Change, tests: TestDiff) -> list[str]:
+    out = list(tests.unreadable)
+    for fc in change.files:
+        if not fc.has_head and looks_like_test(fc.path) and fc.path not in tests.test_files:
+            out.append(f"{fc.path} was deleted and may have held tests Tribunal does not read")
+    return out

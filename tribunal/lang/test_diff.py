@@ -1,0 +1,226 @@
+"""Tests before and after a change: which were added, removed, moved, or newly skipped.
+
+Shared by the claims verifiers (``added-test``, ``no-test-removed``),
+risky-diff-no-test and test-tampering, so every one of them agrees on what
+"the change removed a test" means. Discovery is the test runners' own
+(``python_tests``, ``js_tests``); this module only lines the two sides up:
+
+- a test's identity is its file (renames followed: ``git mv`` keeps identity),
+  its qualified name (``Class.test_x``; ``suite > title``) and which
+  definition of that name it is;
+- a test gone under its name whose body (code only, comments and layout
+  ignored) appears in a head test under another name or file was renamed or
+  moved, not removed;
+- a test is skipped when the runner would not run it, and xfailed when it is
+  expected to fail (``xfail``, ``expectedFailure``, ``.failing``).
+
+The result is computed once per change.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tribunal.change import Change, Source
+from tribunal.diff.model import FileChange
+from tribunal.findings import Verdict
+from tribunal.lang.per_change import PerChange
+from tribunal.lang.pytest_project import naming_for
+from tribunal.paths import is_js_family, language_of
+
+
+@dataclass(frozen=True, eq=False)
+class TestRecord:
+    """One test on one side of the change."""
+
+    __test__: ClassVar[bool] = False  # a name pytest would otherwise try to collect
+
+    path: str  # where the test is on its own side
+    head_path: str  # the changed file's head path: the same for both sides of one file
+    name: str
+    ordinal: int  # 0 for the first test of this name in the file, 1 for the next...
+    start: int
+    end: int
+    line: int  # where to report it
+    skipped: bool
+    xfailed: bool
+    conditional_skip: str | None  # a skip whose condition is not a literal, as written
+    body: str  # normalized code of the test, for rename and move detection
+    language: str
+    test: Any = field(repr=False)  # the PyTestCase or JsTestCase
+    index: Any = field(repr=False)  # the module index that judges it
+
+    @property
+    def label(self) -> str:
+        return f"{self.path}::{self.name}"
+
+    @property
+    def disabled(self) -> bool:
+        return self.skipped or self.xfailed
+
+
+@dataclass
+class TestDiff:
+    __test__: ClassVar[bool] = False
+    added: list[TestRecord] = field(default_factory=list)
+    removed: list[TestRecord] = field(default_factory=list)
+    moved: list[tuple[TestRecord, TestRecord]] = field(default_factory=list)
+    kept: list[tuple[TestRecord, TestRecord]] = field(default_factory=list)
+    touched: list[TestRecord] = field(default_factory=list)  # head tests the diff touches
+    test_files: list[str] = field(default_factory=list)  # changed files that hold tests
+    unreadable: list[str] = field(default_factory=list)
+    partial: set[str] = field(default_factory=set)  # head files read with parse errors
+
+    def newly_disabled(self) -> list[tuple[TestRecord, TestRecord]]:
+        """(base, head) pairs of the same test that ran before and is skipped/xfailed now."""
+        pairs = [*self.kept, *self.moved]
+        return [(old, new) for old, new in pairs if new.disabled and not old.disabled]
+
+    def gained_tests(self, path: str) -> bool:
+        """Whether the file that is ``path`` at head gained a new test."""
+        return any(t.head_path == path for t in self.added)
+
+
+_MEMO: PerChange[str, TestDiff] = PerChange()
+
+
+def diff_tests(change: Change) -> TestDiff:
+    """The test-level difference between base and head (memoized per change)."""
+    return _MEMO.get(change, "tests", lambda: _compute(change))
+
+
+def is_test_path(change: Change, path: str) -> bool:
+    """Whether the runners would collect ``path`` as a test file."""
+    language = language_of(path)
+    if language == "python":
+        return naming_for(change, path).file(path)
+    if is_js_family(language):
+        from tribunal.lang.js_tests import is_test_file
+
+        return is_test_file(path)
+    return False
+
+
+def judge(record: TestRecord) -> Verdict:
+    """Whether the test can fail: PASS when an assertion is reachable."""
+    if record.language == "python":
+        from tribunal.lang.python_judge import judge_test as judge_python
+
+        return judge_python(record.test, record.index).verdict
+    from tribunal.lang.js_tests import judge_test as judge_js
+
+    return judge_js(record.test, record.index).verdict
+
+
+def _compute(change: Change) -> TestDiff:
+    out = TestDiff()
+    base_all: list[TestRecord] = []
+    head_all: list[TestRecord] = []
+    kept_keys: set[tuple[str, str, int]] = set()
+    for fc in change.analyzable(("python", "javascript", "typescript", "tsx")):
+        sides = [p for p in (fc.old_path, fc.path if fc.has_head else None) if p]
+        if not any(is_test_path(change, p) for p in sides):
+            continue
+        out.test_files.append(fc.path)
+        base = _side(change, fc, "base", out)
+        head = _side(change, fc, "head", out)
+        if head is not None and base is None:
+            out.touched += [t for t in head if fc.touches(t.start, t.end)]
+        if base is None or head is None:
+            continue
+        head_by_key = {(t.name, t.ordinal): t for t in head}
+        for old in base:
+            new = head_by_key.get((old.name, old.ordinal))
+            if new is not None:
+                out.kept.append((old, new))
+                kept_keys.add((fc.path, new.name, new.ordinal))
+            else:
+                base_all.append(old)
+        head_all += head
+        out.touched += [t for t in head if _touched(fc, t, base)]
+    _match_moves(
+        out, base_all, [t for t in head_all if (t.head_path, t.name, t.ordinal) not in kept_keys]
+    )
+    return out
+
+
+def _match_moves(out: TestDiff, gone: list[TestRecord], fresh: list[TestRecord]) -> None:
+    by_body: dict[str, list[TestRecord]] = defaultdict(list)
+    for test in fresh:
+        by_body[test.body].append(test)
+    claimed: set[int] = set()
+    for old in gone:
+        candidates = [t for t in by_body.get(old.body, []) if id(t) not in claimed]
+        if candidates:
+            claimed.add(id(candidates[0]))
+            out.moved.append((old, candidates[0]))
+        else:
+            out.removed.append(old)
+    out.added += [t for t in fresh if id(t) not in claimed]
+
+
+def _touched(fc: FileChange, test: TestRecord, base: list[TestRecord]) -> bool:
+    old = next((b for b in base if (b.name, b.ordinal) == (test.name, test.ordinal)), None)
+    return fc.touches(test.start, test.end, (old.start, old.end) if old else None)
+
+
+def _side(change: Change, fc: FileChange, side: str, out: TestDiff) -> list[TestRecord] | None:
+    """The tests of one side of ``fc``; [] when that side has none, None when unreadable."""
+    if side == "base":
+        path, source = fc.old_path, change.base_source(fc)
+    else:
+        path, source = (fc.path, change.head_source(fc)) if fc.has_head else (None, None)
+    if path is None or not is_test_path(change, path):
+        return []
+    records = _records(change, fc.path, path, source) if source is not None else None
+    if records is None:
+        out.unreadable.append(f"{path} ({side}) could not be read or parsed")
+    elif side == "head" and source is not None and _has_syntax_errors(source, path):
+        out.partial.add(fc.path)  # error recovery may have dropped tests from the tree
+    return records
+
+
+def _has_syntax_errors(source: Source, path: str) -> bool:
+    language = language_of(path)
+    if language is None or not is_js_family(language):
+        return False  # Python either parses in full or not at all
+    from tribunal.lang.trees import js_tree
+
+    return js_tree(source, language).root_node.has_error
+
+
+def _records(change: Change, head_path: str, path: str, source: Source) -> list[TestRecord] | None:
+    language = language_of(path)
+    if language == "python":
+        from tribunal.lang.test_records import python_records
+
+        return python_records(source, path, head_path, naming_for(change, path))
+    if language is not None and is_js_family(language):
+        from tribunal.lang.test_records import js_records
+
+        return js_records(source, path, head_path, language)
+    return []
+
+
+def ordinals(names: Iterable[str]) -> list[int]:
+    """For each name, how many earlier entries share it (0, 0, 1, ...)."""
+    seen: dict[str, int] = defaultdict(int)
+    out = []
+    for name in names:
+        out.append(seen[name])
+        seen[name] += 1
+    return out
+
+
+def python_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """Arguments and body, without name, decorators or docstring."""
+    from tribunal.lang.py_decls import docstring_node
+
+    body = node.body[1:] if docstring_node(node) is not None else node.body
+    parts = [ast.dump(node.args, annotate_fields=False)]
+    parts += [ast.dump(stmt, annotate_fields=False) for stmt in body]
+    return "\n".join(parts)
