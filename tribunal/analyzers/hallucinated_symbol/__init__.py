@@ -1,0 +1,59 @@
+"""hallucinated-symbol: imports of modules and names that do not exist.
+
+Two rules per language: the import statements the change touched are
+resolved at head; and importers the change broke without touching them (a
+module or name it removed) are found and reported where they sit. Nothing is
+imported or executed: modules are found from tree listings, names from ASTs.
+Each language half is imported only when the change holds its files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from tribunal.analysis import each_file, record_crash
+from tribunal.analyzers.hallucinated_symbol.broken_importers import Language, broken_importers
+from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.outcome import ID
+from tribunal.change import Change
+from tribunal.findings import Finding
+from tribunal.paths import is_js_family, language_of
+
+__all__ = ["ID", "run"]
+
+
+def run(change: Change) -> Iterator[Finding]:
+    state = Run(change)
+    if _has(change, lambda lang: lang == "python"):
+        from tribunal.analyzers.hallucinated_symbol.python_lang import PythonImports
+
+        python = PythonImports(state)
+        files = [fc for fc in change.analyzable(("python",)) if fc.has_head]
+        yield from each_file(files, python.judge_file)
+        yield from _broken(state, python)
+    if _has(change, is_js_family):
+        from tribunal.analyzers.hallucinated_symbol.js_lang import ScriptImports
+
+        scripts = ScriptImports(state)
+        files = [fc for fc in change.analyzable(scripts.languages) if fc.has_head]
+        yield from each_file(files, scripts.judge_file)
+        yield from _broken(state, scripts)
+
+
+def _has(change: Change, wanted: Callable[[str | None], bool]) -> bool:
+    """Whether any changed file (either side) is of the wanted language family."""
+    return any(
+        wanted(language_of(path))
+        for fc in change.files
+        for path in (fc.path, fc.old_path)
+        if path is not None
+    )
+
+
+def _broken(state: Run, lang: Language[Any]) -> Iterator[Finding]:
+    """The broken-importers rule, isolated: a crash is reported, never a verdict."""
+    try:
+        yield from broken_importers(state, lang)
+    except Exception as exc:
+        record_crash(None, exc)

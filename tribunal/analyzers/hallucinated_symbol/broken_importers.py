@@ -1,0 +1,93 @@
+"""Importers the change broke without touching them.
+
+When the change deletes, moves or renames a module, or a changed module stops
+defining a name, an import elsewhere that resolved at base may no longer
+resolve at head — on a line the diff never touched. Candidates are found
+cheaply (``git grep`` of the head tree for the removed words), only those files
+are parsed, and an import is reported only when it resolved at base: the
+finding sits at the importer and names the change that broke it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Generic, Protocol, TypeVar
+
+from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.gitquery import grep_files
+from tribunal.analyzers.hallucinated_symbol.outcome import Outcome
+from tribunal.analyzers.hallucinated_symbol.tree import Side
+from tribunal.diff.model import FileChange
+from tribunal.findings import Finding, Verdict
+from tribunal.paths import language_of
+
+#: More candidate files than this and the rule stops early (a note, never a verdict).
+MAX_CANDIDATES = 5000
+_TOKEN = re.compile(r"[A-Za-z_$][\w$]*")
+
+Imp = TypeVar("Imp")
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A word an importer would mention (a name, a module's file stem) and what removed it."""
+
+    word: str
+    culprit: str
+
+
+class Language(Protocol, Generic[Imp]):
+    language: str
+    globs: tuple[str, ...]
+
+    def removals(self) -> Iterable[Removal]: ...
+
+    def imports(self, side: Side, path: str) -> list[Imp] | None: ...
+
+    def touched(self, fc: FileChange) -> list[Imp]: ...
+
+    def judge(self, side: Side, path: str, imp: Imp) -> list[Outcome]: ...
+
+    def mentions(self, imp: Imp, words: frozenset[str]) -> bool: ...
+
+
+def broken_importers(run: Run, lang: Language[Imp]) -> Iterator[Finding]:
+    """CONTRADICTED (or UNVERIFIED) findings at importers the change broke."""
+    if not run.tree("base").known or not run.tree("head").known:
+        return
+    removals = list(lang.removals())
+    words = frozenset(r.word for r in removals)
+    if not words:
+        return
+    files = grep_files(run.change, words, lang.globs) or []
+    changed = {fc.path: fc for fc in run.change.files}
+    for path in files[:MAX_CANDIDATES]:
+        fc = changed.get(path)
+        if run.change.is_generated(path) or (fc is not None and fc.old_path != path):
+            continue  # generated, or new / moved: every import of it is judged as touched
+        touched = lang.touched(fc) if fc is not None else []
+        for imp in lang.imports("head", path) or []:
+            if imp not in touched and lang.mentions(imp, words):
+                yield from _compare(lang, path, imp, removals)
+
+
+def _compare(
+    lang: Language[Imp], path: str, imp: Imp, removals: list[Removal]
+) -> Iterator[Finding]:
+    failing = [o for o in lang.judge("head", path, imp) if o.verdict is not Verdict.PASS]
+    if not failing:
+        return
+    resolved = {o.key for o in lang.judge("base", path, imp) if o.verdict is Verdict.PASS}
+    for outcome in failing:
+        if outcome.key not in resolved:
+            continue  # already broken (or unknowable) before the change: not this change's doing
+        tokens = set(_TOKEN.findall(outcome.key))
+        culprits = [r.culprit for r in removals if r.word in tokens] or [
+            r.culprit for r in removals
+        ][:3]
+        detail = f"{outcome.detail}\nIt resolved before this change; {'; '.join(culprits)}."
+        title = f"{outcome.title} (broken by this change)"
+        language = language_of(path) or lang.language
+        yield replace(outcome, title=title, detail=detail).finding(path, language)

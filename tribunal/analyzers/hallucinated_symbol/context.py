@@ -1,0 +1,35 @@
+"""State shared by one run of the analyzer: trees, git answers, the project environment.
+
+Everything here is computed on first use and kept for the run only, so the
+cost of a run follows the imports it judges, not the size of the repository.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from tribunal.analyzers.hallucinated_symbol.gitquery import IgnoreOracle
+from tribunal.analyzers.hallucinated_symbol.packages import ProjectEnv, find_project_env
+from tribunal.analyzers.hallucinated_symbol.tree import Side, TreeView
+from tribunal.change import Change
+
+
+class Run:
+    def __init__(self, change: Change) -> None:
+        self.change = change
+        self.ignore = IgnoreOracle(change)
+        self._trees: dict[Side, TreeView] = {}
+
+    def tree(self, side: Side) -> TreeView:
+        if side not in self._trees:
+            self._trees[side] = TreeView(self.change, side)
+        return self._trees[side]
+
+    @cached_property
+    def python_env(self) -> ProjectEnv | None:
+        return find_project_env(self.change.root)
+
+    def side_label(self, side: Side) -> str:
+        snap = self.change.head if side == "head" else self.change.base
+        label = getattr(snap, "label", None)
+        return f"the {side} tree ({label})" if label else f"the {side} tree"

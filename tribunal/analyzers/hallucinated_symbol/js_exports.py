@@ -1,0 +1,149 @@
+"""The names a JS/TS module exports, read from its tree-sitter tree (never run).
+
+Named declarations (destructured ``const { a, b } = ...`` included), type
+declarations, ``export { a as b }``, ``export * as ns`` and re-exports count;
+``export * from`` specifiers are returned for the resolver to follow. ``export
+=``, CommonJS (``module.exports``, ``exports.x``), AMD ``define()``, a parse
+error, or a file that is not a module at all leave the set uncertain.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tribunal.lang import js
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Tree
+
+_NAMED = frozenset(
+    {"function_declaration", "generator_function_declaration", "class_declaration",
+     "abstract_class_declaration", "interface_declaration", "type_alias_declaration",
+     "enum_declaration", "internal_module", "module", "function_signature"}
+)  # fmt: skip
+_VARIABLES = frozenset({"lexical_declaration", "variable_declaration"})
+_COMMONJS = """
+(member_expression object: (identifier) @m property: (property_identifier) @p
+  (#eq? @m "module") (#eq? @p "exports")) @cjs
+((identifier) @cjs (#eq? @cjs "exports"))
+(call_expression function: (identifier) @d (#eq? @d "define")) @cjs
+"""
+
+
+@dataclass(frozen=True)
+class ExportSet:
+    names: frozenset[str]
+    stars: tuple[str, ...] = ()
+    uncertain: str | None = None
+
+
+def read_exports(tree: Tree, language: str) -> ExportSet:
+    root = tree.root_node
+    if js.error_nodes(root):
+        return ExportSet(frozenset(), uncertain="it has a syntax error this parser cannot read")
+    names: set[str] = set()
+    stars: list[str] = []
+    uncertain: str | None = None
+    is_module = False
+    for node in root.named_children:
+        if node.type in ("import_statement", "export_statement"):
+            is_module = True
+        if node.type != "export_statement":
+            continue
+        uncertain = uncertain or _export(node, names, stars)
+    if uncertain is None and _commonjs(root, language):
+        uncertain = "it uses CommonJS or AMD exports"
+    if uncertain is None and not is_module:
+        uncertain = "it has no import or export: a script, or a module this reader cannot see"
+    return ExportSet(frozenset(names), tuple(stars), uncertain)
+
+
+def _export(node: Node, names: set[str], stars: list[str]) -> str | None:
+    """Add what one ``export`` statement exports; the reason when it defies enumeration."""
+    children = {c.type for c in node.children}
+    if "=" in children:
+        return "it uses `export =`"
+    if "default" in children:
+        names.add("default")
+    declaration = node.child_by_field_name("declaration")
+    if declaration is not None:
+        names.update(declared_names(declaration))
+    source = node.child_by_field_name("source")
+    for child in node.named_children:
+        if child.type == "export_clause":
+            names.update(_clause_names(child))
+        elif child.type == "namespace_export":
+            names.update(js.text(c) for c in child.named_children if c.type == "identifier")
+    if source is not None and "*" in children and "namespace_export" not in children:
+        specifier = js.string_value(source)
+        if specifier is None:
+            return "it re-exports from a computed specifier"
+        stars.append(specifier)
+    return None
+
+
+def declared_names(node: Node) -> list[str]:
+    """Names a declaration binds (``declare`` wrappers and destructuring included)."""
+    if node.type == "ambient_declaration":
+        return [n for child in node.named_children for n in declared_names(child)]
+    if node.type in _NAMED:
+        name = node.child_by_field_name("name")
+        return [js.text(name)] if name is not None and name.type != "string" else []
+    if node.type in _VARIABLES:
+        out: list[str] = []
+        for declarator in node.named_children:
+            if declarator.type == "variable_declarator":
+                target = declarator.child_by_field_name("name")
+                out += pattern_names(target) if target is not None else []
+        return out
+    if node.type == "import_alias":
+        return [js.text(c) for c in node.named_children[:1] if c.type == "identifier"]
+    return []
+
+
+def pattern_names(node: Node) -> list[str]:
+    """Identifiers a binding pattern binds: ``{ a, b: c, ...d }``, ``[e, , f = 1]``."""
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return [js.text(node)]
+    if node.type == "pair_pattern":
+        value = node.child_by_field_name("value")
+        return pattern_names(value) if value is not None else []
+    if node.type in ("assignment_pattern", "object_assignment_pattern"):
+        left = node.child_by_field_name("left")
+        if left is None and node.named_children:
+            left = node.named_children[0]
+        return pattern_names(left) if left is not None else []
+    out: list[str] = []
+    if node.type in ("object_pattern", "array_pattern", "rest_pattern"):
+        for child in node.named_children:
+            out += pattern_names(child)
+    return out
+
+
+def _clause_names(clause: Node) -> list[str]:
+    out = []
+    for spec in clause.named_children:
+        if spec.type != "export_specifier":
+            continue
+        node = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+        if node is not None:
+            out.append(js.string_value(node) if node.type == "string" else js.text(node))
+    return [n for n in out if n]
+
+
+def _commonjs(root: Node, language: str) -> bool:
+    for node in js.captures(js.query(language, _COMMONJS), root).get("cjs", []):
+        parent = node.parent
+        if (
+            node.type == "identifier"
+            and parent is not None
+            and parent.type
+            in (
+                "import_specifier",
+                "export_specifier",
+            )
+        ):
+            continue
+        return True
+    return False

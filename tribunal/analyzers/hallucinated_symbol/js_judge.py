@@ -1,0 +1,271 @@
+"""Judge one JS/TS import against one side of the change.
+
+A relative or path-mapped in-repository specifier that resolves to no file,
+and a name missing from an in-repository module whose export set is certain,
+are contradictions. Packages from ``node_modules`` are checked when their
+exports can be enumerated, at most UNVERIFIED; a package that is not installed
+is UNVERIFIED. An ERROR node in the statement caps its verdict at UNVERIFIED.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet, read_exports
+from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, JsName
+from tribunal.analyzers.hallucinated_symbol.js_packages import Packages
+from tribunal.analyzers.hallucinated_symbol.js_resolve import (
+    EXTENSIONS,
+    External,
+    Resolved,
+    ScriptResolver,
+    Skipped,
+    Unresolved,
+    find_file,
+    package_entry,
+)
+from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, passed, suggestion
+from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir, resolve_path
+from tribunal.analyzers.hallucinated_symbol.tree import FileTree, Side
+from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfigs
+from tribunal.change import Source
+from tribunal.findings import Verdict
+from tribunal.lang import js
+from tribunal.paths import is_generated, language_of
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+#: ``export *`` chains are followed this deep and through at most this many files.
+MAX_STAR_DEPTH = 10
+MAX_STAR_FILES = 1000
+_PLATFORM_SUFFIXES = frozenset(
+    {
+        "ios", "android", "native", "web", "windows", "macos", "server", "client", "browser",
+        "node", "electron"
+    }
+)  # fmt: skip
+
+
+class ScriptSide:
+    """JS/TS import resolution on one side (base or head), cached for the run."""
+
+    def __init__(self, run: Run, side: Side) -> None:
+        self.run = run
+        self.side = side
+        self.tree = run.tree(side)
+        self.packages = Packages(self.tree, lambda: self.tree.paths, run.change.root)
+        self.configs = TsConfigs(self.tree, self._find_package)
+        self.resolver = ScriptResolver(self.tree, self.packages, self.configs)
+        self._exports: dict[tuple[int, str], ExportSet] = {}
+        self._parsed: dict[tuple[int, str], Tree | None] = {}
+
+    def _find_package(self, name: str, directory: str) -> tuple[FileTree, str] | None:
+        return self.packages.find(name, directory)
+
+    def judge(self, path: str, imp: JsImport) -> list[Outcome]:
+        if not self.tree.known or not imp.judged:
+            return []
+        specifier, query = _split_query(imp.specifier)
+        found = self.resolver.resolve(path, specifier)
+        if query and isinstance(found, Resolved):
+            found = Skipped("a bundler query transforms the module")
+        if isinstance(found, Skipped):
+            outcomes = self._all_pass(imp)
+        elif isinstance(found, Unresolved):
+            outcomes = [self._missing_file(imp, found)]
+        elif isinstance(found, External):
+            outcomes = self._external(path, imp, found)
+        else:
+            outcomes = self._resolved(imp, found)
+        if imp.broken:
+            outcomes = [o.downgraded("the statement has a syntax error") for o in outcomes]
+        return outcomes
+
+    # -- in the repository -------------------------------------------------------------
+
+    def _resolved(self, imp: JsImport, target: Resolved) -> list[Outcome]:
+        outcomes = [passed(imp.line, imp.end_line, imp.specifier)]
+        if language_of(target.path) is None:
+            return self._all_pass(imp)  # a non-code file: it exists, its names are the bundler's
+        exports = self.exports(target.tree, target.path)
+        for name in imp.names:
+            outcomes.append(self._judge_name(imp, name, target, exports))
+        return outcomes
+
+    def _judge_name(
+        self, imp: JsImport, name: JsName, target: Resolved, exports: ExportSet
+    ) -> Outcome:
+        key = f"{imp.specifier}:{name.name}"
+        if name.name in exports.names:
+            return passed(name.line, name.line, key)
+        where = target.path if target.in_repo else f"installed {target.path}"
+        title = f"{imp.specifier!r} has no export named {name.name!r}"
+        detail = (
+            f"`{imp.statement}`: {where} does not export {name.name!r} in "
+            f"{self.run.side_label(self.side)}.{suggestion(name.name, exports.names)}"
+        )
+        outcome = Outcome(Verdict.CONTRADICTED, name.line, name.line, key, title, detail)
+        if not target.in_repo:
+            if exports.uncertain:
+                return passed(name.line, name.line, key)  # an installed package: silent
+            return outcome.downgraded("it was checked against the installed node_modules")
+        if exports.uncertain:
+            return outcome.downgraded(f"its exports cannot all be listed: {exports.uncertain}")
+        return outcome
+
+    def _missing_file(self, imp: JsImport, missing: Unresolved) -> Outcome:
+        shown = ", ".join(missing.tried[:3]) or imp.specifier
+        title = f"{imp.specifier!r} resolves to no file"
+        detail = (
+            f"`{imp.statement}`: nothing at {shown} (with the extensions "
+            f"{' '.join(EXTENSIONS)} or an index file) in {self.run.side_label(self.side)}."
+            f"{self._file_suggestion(missing)}"
+        )
+        outcome = Outcome(
+            Verdict.CONTRADICTED, imp.line, imp.end_line, imp.specifier, title, detail
+        )
+        doubt = missing.doubt
+        if missing.how == "workspace":
+            doubt = doubt or "a workspace package's entry may be build output"
+        doubt = doubt or self._missing_doubt(missing.tried)
+        return outcome.downgraded(doubt) if doubt else outcome
+
+    def _file_suggestion(self, missing: Unresolved) -> str:
+        if not missing.tried:
+            return ""
+        base = missing.tried[0]
+        name = base.rpartition("/")[2]
+        stems = {e.split(".", 1)[0] for e in self.tree.children(parent_dir(base))}
+        return suggestion(name.split(".", 1)[0], stems)
+
+    def _missing_doubt(self, tried: tuple[str, ...]) -> str | None:
+        """Why a file the tree lacks may still be there when the code is built."""
+        for base in tried:
+            directory, _, name = base.rpartition("/")
+            for entry in sorted(self.tree.children(directory)):
+                reason = _sibling_doubt(name, entry)
+                if reason:
+                    return f"{join(directory, entry)} {reason}"
+            candidates = [base, *(base + ext for ext in (".js", ".ts", ".tsx"))]
+            extra = self.run.change.config.generated_paths
+            if any(is_generated(c, extra) for c in candidates):
+                return f"{base} matches a generated-path pattern"
+            if self._through_file(base):
+                return "a directory on its path is a link or file this analyzer cannot follow"
+        probes = [b + ext for b in tried for ext in ("", ".js", ".ts", "/index.js", "/index.ts")]
+        ignored = self.run.ignore.any_ignored(probes)
+        if ignored is None:
+            return "git could not say whether .gitignore covers it"
+        return ".gitignore covers it (generated, not in the tree)" if ignored else None
+
+    def _through_file(self, base: str) -> bool:
+        parts = base.split("/")
+        return any(self.tree.is_file("/".join(parts[:i])) for i in range(1, len(parts)))
+
+    # -- packages ------------------------------------------------------------------------
+
+    def _external(self, path: str, imp: JsImport, package: External) -> list[Outcome]:
+        if package.installed is None:
+            return [self._not_installed(imp, package)]
+        disk = self.packages.disk
+        if disk is None:
+            return self._all_pass(imp)
+        config = self.configs.for_file(path)
+        entry = package_entry(disk, package.installed, package.subpath, config, in_repo=False)
+        if not isinstance(entry, Resolved) or language_of(entry.path) is None:
+            return self._all_pass(imp)
+        return self._resolved(imp, entry)
+
+    def _not_installed(self, imp: JsImport, package: External) -> Outcome:
+        declared = "declared in package.json" if package.declared else "not declared"
+        title = f"package {package.package!r} is not installed"
+        detail = (
+            f"`{imp.statement}`: no node_modules/{package.package} above the importing file "
+            f"({declared}); its exports cannot be checked."
+        )
+        return Outcome(Verdict.UNVERIFIED, imp.line, imp.end_line, imp.specifier, title, detail)
+
+    # -- export sets -----------------------------------------------------------------------
+
+    def exports(self, tree: FileTree, path: str) -> ExportSet:
+        """The module's exports with ``export *`` followed (bounded, cycle-safe)."""
+        key = (id(tree), path)
+        if key not in self._exports:
+            self._exports[key] = ExportSet(frozenset(), uncertain="its export * chain loops")
+            self._exports[key] = self._collect(tree, path, 0)
+        return self._exports[key]
+
+    def _collect(self, tree: FileTree, path: str, depth: int) -> ExportSet:
+        parsed = self._parse(tree, path)
+        if parsed is None:
+            return ExportSet(frozenset(), uncertain=f"{path} cannot be read")
+        own = read_exports(parsed, language_of(path) or "javascript")
+        names = set(own.names)
+        uncertain = own.uncertain
+        for star in own.stars:
+            if depth >= MAX_STAR_DEPTH or len(self._exports) > MAX_STAR_FILES:
+                uncertain = uncertain or "its export * chain is too long to follow"
+                break
+            target = self._star_target(tree, path, star)
+            if target is None:
+                uncertain = uncertain or f"it re-exports everything of {star!r}"
+                continue
+            sub = self.exports(tree, target)
+            names |= sub.names - {"default"}
+            uncertain = uncertain or sub.uncertain
+        return ExportSet(frozenset(names), own.stars, uncertain)
+
+    def _star_target(self, tree: FileTree, path: str, star: str) -> str | None:
+        if tree is self.tree:
+            found = self.resolver.resolve(path, star)
+            return found.path if isinstance(found, Resolved) and found.tree is tree else None
+        base = resolve_path(parent_dir(path), star) if star.startswith(".") else None
+        return find_file(tree, base) if base is not None else None
+
+    def _parse(self, tree: FileTree, path: str) -> Tree | None:
+        key = (id(tree), path)
+        if key not in self._parsed:
+            language = language_of(path)
+            text = tree.text(path) if tree is not self.tree else None
+            source = self.tree.read(path) if tree is self.tree else None
+            if source is None and text is not None:
+                source = Source(path, text.encode("utf-8"))
+            self._parsed[key] = _parse(source, language) if source and language else None
+        return self._parsed[key]
+
+    def _all_pass(self, imp: JsImport) -> list[Outcome]:
+        keys = [imp.specifier, *(f"{imp.specifier}:{n.name}" for n in imp.names)]
+        return [passed(imp.line, imp.end_line, key) for key in keys]
+
+
+def _parse(source: Source, language: str) -> Tree:
+    from tribunal.lang.trees import js_tree
+
+    return (
+        js_tree(source, language)
+        if language in js.GRAMMARS
+        else js.parse(source.data, "javascript")
+    )
+
+
+def _split_query(specifier: str) -> tuple[str, str]:
+    """``./a.svg?react`` -> (``./a.svg``, ``?react``): bundlers resolve the file, then transform."""
+    cut = min((i for i in (specifier.find("?"), specifier.find("#", 1)) if i > 0), default=-1)
+    return (specifier, "") if cut < 0 else (specifier[:cut], specifier[cut:])
+
+
+def _sibling_doubt(name: str, entry: str) -> str | None:
+    """A file next to the missing one that a configured resolver could mean instead."""
+    folded = entry.lower() == name.lower() or entry.lower().startswith(f"{name.lower()}.")
+    if folded and not entry.startswith(name):
+        return "differs only in case (case-insensitive file systems resolve it)"
+    if not entry.startswith(f"{name}."):
+        return None
+    rest = entry[len(name) + 1 :].split(".")
+    if len(rest) == 1 and f".{rest[0]}" not in EXTENSIONS:
+        return f"exists: an extension ({'.' + rest[0]}) the project's bundler may resolve"
+    if len(rest) == 2 and rest[0] in _PLATFORM_SUFFIXES:
+        return f"exists: a platform-specific module ({'.' + rest[0]})"
+    return None

@@ -1,0 +1,223 @@
+"""Resolve a JS/TS module specifier to a file the way the analyzed repository does.
+
+Relative specifiers, ``tsconfig`` ``paths`` and ``baseUrl``, ``package.json``
+``imports`` (``#internal``) and in-repository workspace packages resolve to
+files of the tree: with the usual extensions, ``index.*`` files, and ESM-style
+``.js`` specifiers that name ``.ts`` sources. Anything else is a package, found
+(or not) in the user's ``node_modules``. Non-code files (``./logo.svg``)
+resolve as files with their own extension.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tribunal.analyzers.hallucinated_symbol.js_packages import (
+    Packages,
+    exports_map,
+    is_builtin,
+    match_map,
+    read_manifest,
+    split_package,
+)
+from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir, resolve_path
+from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfig, TsConfigs, match_paths
+
+EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json")
+_ESM_TWINS = {
+    ".js": (".ts", ".tsx", ".d.ts", ".jsx"),
+    ".jsx": (".tsx",),
+    ".mjs": (".mts", ".d.mts"),
+    ".cjs": (".cts", ".d.cts"),
+}
+_ENTRY_FIELDS = ("types", "typings", "module", "main")
+_URL_SCHEMES = ("http:", "https:", "data:", "file:", "jsr:", "npm:", "bun:", "virtual:")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    tree: FileTree
+    path: str
+    in_repo: bool
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """An in-repository specifier that names no file; ``tried`` are the bases looked for."""
+
+    tried: tuple[str, ...]
+    how: str
+    doubt: str | None = None
+
+
+@dataclass(frozen=True)
+class External:
+    """A package from outside the repository."""
+
+    package: str
+    subpath: str
+    installed: str | None
+    declared: bool
+
+
+@dataclass(frozen=True)
+class Skipped:
+    reason: str
+
+
+Resolution = Resolved | Unresolved | External | Skipped
+
+
+def find_file(tree: FileTree, base: str) -> str | None:
+    """The file ``base`` names: as written, with TS twins of ``.js``, extensions, index."""
+    if tree.is_file(base):
+        return base
+    dot = base.rfind(".")
+    if dot > base.rfind("/"):
+        for twin in _ESM_TWINS.get(base[dot:], ()):
+            if tree.is_file(base[:dot] + twin):
+                return base[:dot] + twin
+    for ext in EXTENSIONS:
+        if tree.is_file(base + ext):
+            return base + ext
+    if tree.is_dir(base):
+        return _directory_entry(tree, base)
+    return None
+
+
+def _directory_entry(tree: FileTree, directory: str) -> str | None:
+    manifest = read_manifest(tree, join(directory, "package.json")) or {}
+    for name in _ENTRY_FIELDS:
+        value = manifest.get(name)
+        target = resolve_path(directory, value) if isinstance(value, str) else None
+        if target is not None and target != directory:
+            found = find_file(tree, target)
+            if found is not None:
+                return found
+    for ext in EXTENSIONS:
+        if tree.is_file(join(directory, "index" + ext)):
+            return join(directory, "index" + ext)
+    return None
+
+
+def package_entry(
+    tree: FileTree, directory: str, subpath: str, config: TsConfig, in_repo: bool
+) -> Resolved | Unresolved:
+    """A package's file for ``subpath`` through ``exports``, else its entry fields or path."""
+    manifest = read_manifest(tree, join(directory, "package.json")) or {}
+    exports = exports_map(manifest)
+    if exports is not None:
+        targets = match_map(exports, f"./{subpath}" if subpath else ".")
+        if targets:
+            return _first(tree, [resolve_path(directory, t) for t in targets], in_repo, "exports")
+        if config.honours_exports:
+            why = f"{'./' + subpath if subpath else '.'} is not in the package's exports"
+            return Unresolved((join(directory, subpath),), "exports", why)
+    base = join(directory, subpath) if subpath else directory
+    return _first(tree, [base], in_repo, "package")
+
+
+def _first(
+    tree: FileTree, bases: list[str | None], in_repo: bool, how: str
+) -> Resolved | Unresolved:
+    tried = tuple(b for b in bases if b is not None)
+    for base in tried:
+        found = find_file(tree, base)
+        if found is not None:
+            return Resolved(tree, found, in_repo)
+    return Unresolved(tried, how)
+
+
+class ScriptResolver:
+    """Specifier resolution for the files of one tree, cached for the run."""
+
+    def __init__(self, tree: FileTree, packages: Packages, configs: TsConfigs) -> None:
+        self.tree = tree
+        self.packages = packages
+        self.configs = configs
+        self._cache: dict[tuple[str, str], Resolution] = {}
+
+    def resolve(self, importer: str, specifier: str) -> Resolution:
+        key = (parent_dir(importer), specifier)
+        if key not in self._cache:
+            self._cache[key] = self._resolve(importer, specifier)
+        return self._cache[key]
+
+    def _resolve(self, importer: str, specifier: str) -> Resolution:
+        if is_builtin(specifier) or specifier.startswith(_URL_SCHEMES):
+            return Skipped("a Node built-in or URL")
+        if "!" in specifier:
+            return Skipped("a loader-prefixed specifier")
+        directory = parent_dir(importer)
+        if specifier.startswith(("./", "../")) or specifier in (".", ".."):
+            base = resolve_path(directory, specifier)
+            if base is None:
+                return Skipped("it points outside the repository")
+            return self._in_tree([base], "relative")
+        if specifier.startswith("/") or not specifier:
+            return Skipped("an absolute path")
+        config = self.configs.for_file(importer)
+        mapped = match_paths(config, specifier)
+        if mapped is not None:
+            literal, targets = mapped
+            found = self._in_tree(targets, "path-mapped", config.uncertain)
+            if isinstance(found, Resolved):
+                return found
+            package = self._package(directory, specifier, config)
+            if not literal or not targets or not isinstance(package, External):
+                return package  # a catch-all pattern ("*") proves nothing by failing
+            return package if package.installed else found
+        if specifier.startswith("#"):
+            return self._internal(directory, specifier)
+        if config.base_url is not None:
+            found_path = find_file(self.tree, join(config.base_url, specifier))
+            if found_path is not None:
+                return Resolved(self.tree, found_path, True)
+        return self._package(directory, specifier, config)
+
+    def _in_tree(self, bases: list[str], how: str, doubt: str | None = None) -> Resolution:
+        for base in bases:
+            found = find_file(self.tree, base) or self._through_link(base)
+            if found is not None:
+                return Resolved(self.tree, found, True)
+        return Unresolved(tuple(bases), how, doubt)
+
+    def _through_link(self, base: str) -> str | None:
+        """``base`` reached through a symlinked directory of the tree."""
+        parts = base.split("/")
+        for size in range(1, len(parts)):
+            prefix = "/".join(parts[:size])
+            if self.tree.is_file(prefix):
+                target = self.tree.link_target(prefix)
+                if target is None or target == prefix:
+                    return None
+                return find_file(self.tree, "/".join([target, *parts[size:]]))
+        return None
+
+    def _internal(self, directory: str, specifier: str) -> Resolution:
+        """``#name`` through the nearest ``package.json`` ``imports``."""
+        nearest = self.packages.nearest_manifest(directory)
+        imports: Any = nearest[1].get("imports") if nearest else None
+        if nearest is None or not isinstance(imports, dict):
+            return Skipped("no package.json imports map")
+        targets = match_map(imports, specifier)
+        if targets is None:
+            return Unresolved((specifier,), "imports", "no entry of the package.json imports")
+        local = [resolve_path(nearest[0], t) for t in targets if t.startswith("./")]
+        bases = [b for b in local if b is not None]
+        if len(bases) < len(targets):
+            return Skipped("the imports map points at a package")
+        return self._in_tree(bases, "imports")
+
+    def _package(self, directory: str, specifier: str, config: TsConfig) -> Resolution:
+        name, subpath = split_package(specifier)
+        workspace = self.packages.workspace(name)
+        if workspace is not None:
+            found = package_entry(self.tree, workspace, subpath, config, in_repo=True)
+            if isinstance(found, Unresolved):
+                return Unresolved(found.tried, "workspace", found.doubt)
+            return found
+        installed = self.packages.installed(name, directory)
+        return External(name, subpath, installed, self.packages.declared(name, directory))

@@ -1,0 +1,281 @@
+"""The names a Python module defines at module level, read from its AST (never run).
+
+Every branch of every module-level ``if`` / ``try`` / ``match`` / loop counts,
+so a name defined only under ``TYPE_CHECKING`` or only in an
+``except ImportError`` fallback is defined. Names listed in a static
+``__all__`` count too. A module that can grow names in ways the AST cannot
+enumerate (module ``__getattr__``, ``globals()[...] =``, ``exec``, attributes
+set on ``sys.modules[__name__]``) is marked uncertain; star imports are
+returned for the resolver to follow.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+#: Attributes every module has without defining them.
+IMPLICIT = frozenset(
+    {
+        "__name__", "__doc__", "__file__", "__spec__", "__loader__", "__package__",
+        "__builtins__", "__dict__", "__path__", "__cached__", "__annotations__",
+    }
+)  # fmt: skip
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_ALL_METHODS = ("extend", "append", "__iadd__")
+#: Only a module mentioning one of these needs the full walk for dynamic definitions.
+_DYNAMIC_HINT = re.compile(r"\b(?:global|exec|globals|locals|vars|setattr|modules)\b")
+
+
+@dataclass(frozen=True)
+class StarImport:
+    """``from <module> import *`` at module level: ``level`` dots, then ``module``."""
+
+    level: int
+    module: str
+
+
+@dataclass(frozen=True)
+class ModuleNames:
+    """What one module file defines; ``uncertain`` names why the set may be incomplete.
+
+    ``exported`` is the union of every static ``__all__`` (None without one);
+    ``all_dynamic`` says some ``__all__`` could not be read statically, which
+    leaves what ``from module import *`` brings unknown.
+    """
+
+    names: frozenset[str]
+    stars: tuple[StarImport, ...] = ()
+    exported: frozenset[str] | None = None
+    all_dynamic: bool = False
+    uncertain: str | None = None
+
+    def star_exports(self) -> frozenset[str] | None:
+        """What ``from this import *`` binds (before its own stars); None if unknown."""
+        if self.all_dynamic:
+            return None
+        if self.exported is not None:
+            return self.exported
+        return frozenset(n for n in self.names if not n.startswith("_"))
+
+
+def module_names(text: str, filename: str = "<module>") -> ModuleNames:
+    """The module-level names of ``text``; a file that does not parse is uncertain."""
+    try:
+        tree = ast.parse(text, filename)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+    return names_of_tree(tree, text)
+
+
+def names_of_tree(tree: ast.Module | None, text: str) -> ModuleNames:
+    """The module-level names of a parsed module (None: it did not parse)."""
+    if tree is None:
+        return ModuleNames(frozenset(), uncertain="it does not parse with this Python")
+    collector = _Collector()
+    collector.block(tree.body)
+    if _DYNAMIC_HINT.search(text):
+        collector.scan_dynamic(tree)
+    listed = collector.listed
+    names = collector.names | (listed or set())
+    uncertain = collector.uncertain
+    if uncertain is None and "__getattr__" in names:
+        uncertain = "it defines a module-level __getattr__"
+    dynamic = collector.all_dynamic or (listed is None and "__all__" in names)
+    exported = frozenset(listed) if listed is not None else None
+    return ModuleNames(frozenset(names), tuple(collector.stars), exported, dynamic, uncertain)
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.stars: list[StarImport] = []
+        self.listed: set[str] | None = None
+        self.all_dynamic = False
+        self.uncertain: str | None = None
+
+    def block(self, body: list[ast.stmt]) -> None:
+        for stmt in body:
+            self.statement(stmt)
+
+    def statement(self, stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            self.names.add(stmt.name)
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                self.names.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(stmt, ast.ImportFrom):
+            self.import_from(stmt)
+        elif isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            self.assignment(stmt)
+        elif isinstance(stmt, ast.Expr):
+            self.all_call(stmt.value)
+        elif type(stmt).__name__ == "TypeAlias":
+            self.target(getattr(stmt, "name"))  # noqa: B009  (Python 3.12+ only)
+        else:
+            self.compound(stmt)
+        self.walrus(stmt)
+
+    def import_from(self, stmt: ast.ImportFrom) -> None:
+        for alias in stmt.names:
+            if alias.name == "*":
+                self.stars.append(StarImport(stmt.level, stmt.module or ""))
+            else:
+                self.names.add(alias.asname or alias.name)
+
+    def assignment(self, stmt: ast.Assign | ast.AugAssign | ast.AnnAssign) -> None:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for target in targets:
+            self.target(target)
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            self.all_value(stmt.value)
+
+    def target(self, node: ast.expr) -> None:
+        if isinstance(node, ast.Name):
+            self.names.add(node.id)
+        elif isinstance(node, ast.Tuple | ast.List):
+            for element in node.elts:
+                self.target(element)
+        elif isinstance(node, ast.Starred):
+            self.target(node.value)
+
+    def all_value(self, value: ast.expr | None) -> None:
+        """Every static ``__all__`` operation adds to one union (branches included)."""
+        strings = _static_strings(value)
+        if strings is None:
+            self.all_dynamic = True
+            return
+        self.listed = (self.listed or set()) | set(strings)
+
+    def all_call(self, value: ast.expr) -> None:
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == "__all__"
+            and value.func.attr in _ALL_METHODS
+            and len(value.args) == 1
+        ):
+            return
+        arg = value.args[0]
+        if value.func.attr == "append":
+            arg = ast.List(elts=[arg], ctx=ast.Load())
+        self.all_value(arg)
+
+    def compound(self, stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.For | ast.AsyncFor):
+            self.target(stmt.target)
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    self.target(item.optional_vars)
+        elif isinstance(stmt, ast.Global):
+            self.names.update(stmt.names)
+        elif isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                self.pattern(case.pattern)
+                self.block(case.body)
+        for field in ("body", "orelse", "finalbody"):
+            self.block(getattr(stmt, field, None) or [])
+        for handler in getattr(stmt, "handlers", None) or []:
+            if handler.name:
+                self.names.add(handler.name)
+            self.block(handler.body)
+
+    def pattern(self, node: ast.pattern) -> None:
+        for sub in ast.walk(node):
+            name = getattr(sub, "name", None) or getattr(sub, "rest", None)
+            if isinstance(name, str):
+                self.names.add(name)
+
+    def walrus(self, stmt: ast.stmt) -> None:
+        """``(x := ...)`` anywhere outside a nested scope binds ``x`` in the module."""
+        for node in _walk_module_scope(stmt):
+            if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                self.names.add(node.target.id)
+
+    def scan_dynamic(self, tree: ast.Module) -> None:
+        """``global`` writes in functions and anything that defies enumeration."""
+        top = {id(n) for stmt in tree.body for n in _walk_flat(stmt)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Global):
+                self.names.update(node.names)
+            reason = _dynamic_reason(node, id(node) in top)
+            if reason is not None and self.uncertain is None:
+                self.uncertain = reason
+
+
+def _walk_flat(stmt: ast.stmt) -> list[ast.AST]:
+    """Nodes of ``stmt`` and of its nested blocks, outside function and class bodies."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _walk_module_scope(stmt: ast.stmt) -> list[ast.AST]:
+    """Nodes of ``stmt`` outside function and class bodies (but inside comprehensions)."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (*_SCOPES, ast.stmt)):
+                continue
+            stack.append(child)
+    return out
+
+
+def _dynamic_reason(node: ast.AST, top: bool) -> str | None:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id == "exec" and (top or any(map(_is_namespace_call, node.args))):
+            return "it calls exec() on the module namespace"
+        if node.func.id == "setattr" and node.args and _mentions_sys_modules(node.args[0]):
+            return "it sets attributes on sys.modules[...]"
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+        if _is_namespace_call(node.value):
+            return "it writes to globals()[...]"
+        if _mentions_sys_modules(node.value):
+            return "it replaces a module in sys.modules"
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("update", "setdefault", "__setitem__")
+        and _is_namespace_call(node.func.value)
+    ):
+        return "it updates globals()"
+    return None
+
+
+def _is_namespace_call(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("globals", "locals", "vars")
+    )
+
+
+def _mentions_sys_modules(node: ast.expr) -> bool:
+    return any(isinstance(sub, ast.Attribute) and sub.attr == "modules" for sub in ast.walk(node))
+
+
+def _static_strings(value: ast.expr | None) -> list[str] | None:
+    """The strings of a literal list/tuple (or a sum of them); None when not static."""
+    if isinstance(value, ast.List | ast.Tuple | ast.Set):
+        out = []
+        for element in value.elts:
+            if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+                return None
+            out.append(element.value)
+        return out
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        left, right = _static_strings(value.left), _static_strings(value.right)
+        return None if left is None or right is None else left + right
+    return None

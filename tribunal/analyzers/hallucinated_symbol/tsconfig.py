@@ -1,0 +1,190 @@
+"""The ``tsconfig.json`` / ``jsconfig.json`` that governs a file, as TypeScript reads it.
+
+The nearest config above the file inside the repository wins (never one above
+the repository root); ``extends`` chains are followed (relative paths, arrays,
+and package names found in an in-repository workspace package or the user's
+``node_modules``). ``baseUrl`` is relative to the config that sets it;
+``paths`` to ``baseUrl`` when set, else to the config that sets ``paths``.
+A link of the chain that cannot be read leaves the result ``uncertain``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tribunal.analyzers.hallucinated_symbol import jsonc
+from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir, resolve_path
+from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+
+_NAMES = ("tsconfig.json", "jsconfig.json")
+_MAX_DEPTH = 12
+
+#: Finds a package's directory by name: (tree, directory) or None.
+PackageFinder = Callable[[str, str], tuple[FileTree, str] | None]
+
+
+@dataclass(frozen=True)
+class TsConfig:
+    """The options module resolution needs; ``paths`` substitutions are tree paths."""
+
+    path: str | None = None
+    base_url: str | None = None
+    paths: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    module_resolution: str | None = None
+    allow_js: bool | None = None
+    uncertain: str | None = None
+
+    @property
+    def honours_exports(self) -> bool:
+        """Whether ``package.json`` ``exports`` applies (node16, nodenext, bundler)."""
+        return (self.module_resolution or "").lower() in ("node16", "nodenext", "bundler")
+
+
+@dataclass
+class _Options:
+    base_url: str | None = None
+    paths: dict[str, list[str]] | None = None
+    paths_dir: str = ""
+    module_resolution: str | None = None
+    allow_js: bool | None = None
+    uncertain: list[str] = field(default_factory=list)
+
+
+class TsConfigs:
+    """Configs of one tree, loaded once per directory and run."""
+
+    def __init__(self, tree: FileTree, find_package: PackageFinder) -> None:
+        self.tree = tree
+        self.find_package = find_package
+        self._nearest: dict[str, str | None] = {}
+        self._loaded: dict[str, TsConfig] = {}
+
+    def for_file(self, path: str) -> TsConfig:
+        config = self._nearest_config(parent_dir(path))
+        if config is None:
+            return TsConfig()
+        if config not in self._loaded:
+            self._loaded[config] = self._build(config)
+        return self._loaded[config]
+
+    def _nearest_config(self, directory: str) -> str | None:
+        if directory not in self._nearest:
+            found = next(
+                (join(directory, n) for n in _NAMES if self.tree.is_file(join(directory, n))),
+                None,
+            )
+            if found is None and directory:
+                found = self._nearest_config(parent_dir(directory))
+            self._nearest[directory] = found
+        return self._nearest[directory]
+
+    def _build(self, path: str) -> TsConfig:
+        options = _Options()
+        self._apply(self.tree, path, options, set())
+        paths: list[tuple[str, tuple[str, ...]]] = []
+        origin = options.base_url if options.base_url is not None else options.paths_dir
+        for pattern, targets in (options.paths or {}).items():
+            resolved = (resolve_path(origin, t) for t in targets if isinstance(t, str))
+            paths.append((pattern, tuple(t for t in resolved if t is not None)))
+        return TsConfig(
+            path=path,
+            base_url=options.base_url,
+            paths=tuple(paths),
+            module_resolution=options.module_resolution,
+            allow_js=options.allow_js,
+            uncertain="; ".join(options.uncertain) or None,
+        )
+
+    def _apply(self, tree: FileTree, path: str, options: _Options, seen: set[str]) -> None:
+        """Fold ``path`` (after what it extends) into ``options``."""
+        key = f"{id(tree)}:{path}"
+        if key in seen or len(seen) > _MAX_DEPTH:
+            options.uncertain.append(f"{path} extends itself or too deeply")
+            return
+        seen.add(key)
+        raw = jsonc.load_object(tree.text(path))
+        if raw is None:
+            options.uncertain.append(f"{path} cannot be read as JSON")
+            return
+        extends = raw.get("extends")
+        for parent in [extends] if isinstance(extends, str) else extends or []:
+            located = self._locate_extends(tree, path, parent) if isinstance(parent, str) else None
+            if located is None:
+                options.uncertain.append(f"{path} extends {parent!r}, which cannot be found")
+                continue
+            self._apply(located[0], located[1], options, seen)
+        compiler = raw.get("compilerOptions")
+        if isinstance(compiler, dict):
+            _fold(compiler, parent_dir(path), tree is self.tree, options)
+
+    def _locate_extends(
+        self, tree: FileTree, path: str, target: str
+    ) -> tuple[FileTree, str] | None:
+        if target.startswith("."):
+            found = resolve_path(parent_dir(path), target)
+            if found is None:
+                return None
+            for candidate in (found, f"{found}.json", join(found, "tsconfig.json")):
+                if tree.is_file(candidate):
+                    return tree, candidate
+            return None
+        return self._package_config(target)
+
+    def _package_config(self, target: str) -> tuple[FileTree, str] | None:
+        """``@scope/name[/sub/path.json]`` through the package finder."""
+        parts = target.split("/")
+        size = 2 if target.startswith("@") else 1
+        located = self.find_package("/".join(parts[:size]), "")
+        if located is None:
+            return None
+        tree, directory = located
+        sub = "/".join(parts[size:]) or "tsconfig.json"
+        for candidate in (join(directory, sub), join(directory, f"{sub}.json")):
+            if tree.is_file(candidate):
+                return tree, candidate
+        return None
+
+
+def _fold(compiler: dict[str, Any], directory: str, in_tree: bool, options: _Options) -> None:
+    base_url = compiler.get("baseUrl")
+    paths = compiler.get("paths")
+    if not in_tree and (isinstance(base_url, str) or isinstance(paths, dict)):
+        options.uncertain.append("baseUrl or paths come from a config outside the repository")
+    elif isinstance(base_url, str):
+        options.base_url = resolve_path(directory, base_url)
+        if options.base_url is None:
+            options.uncertain.append(f"baseUrl {base_url!r} leaves the repository")
+    if in_tree and isinstance(paths, dict):
+        options.paths = {k: v if isinstance(v, list) else [] for k, v in paths.items()}
+        options.paths_dir = directory
+    resolution = compiler.get("moduleResolution")
+    if isinstance(resolution, str):
+        options.module_resolution = resolution
+    allow_js = compiler.get("allowJs")
+    if isinstance(allow_js, bool):
+        options.allow_js = allow_js
+
+
+def match_paths(config: TsConfig, specifier: str) -> tuple[bool, list[str]] | None:
+    """Substituted tree paths for ``specifier`` by the longest matching ``paths`` pattern.
+
+    The flag says whether the pattern has a literal prefix (``@/*``, ``~lib``):
+    only such a pattern claims the specifier for the repository.
+    """
+    best: tuple[int, list[str]] | None = None
+    for pattern, targets in config.paths:
+        star = pattern.find("*")
+        if star < 0:
+            if pattern == specifier:
+                return True, list(targets)
+            continue
+        prefix, suffix = pattern[:star], pattern[star + 1 :]
+        fits = specifier.startswith(prefix) and specifier.endswith(suffix)
+        if not fits or len(specifier) < len(prefix) + len(suffix):
+            continue
+        middle = specifier[len(prefix) : len(specifier) - len(suffix)]
+        if best is None or len(prefix) > best[0]:
+            best = (len(prefix), [t.replace("*", middle, 1) for t in targets])
+    return None if best is None else (best[0] > 0, best[1])
