@@ -10,6 +10,10 @@ A case is one YAML file under ``bench/corpus/`` (any depth)::
       ...
     base: {path: contents, ...}     # the first commit
     head: {path: contents or null}  # changes on top of base (null deletes)
+    message: |                      # optional: the head commit's message (claim trailers)
+      ...
+    claims: |                       # optional: a claims file passed as --claims
+      ...
 
 Counting: TP a defect flagged CONTRADICTED, FN a defect that was not, FP a
 clean case flagged CONTRADICTED, TN a clean case that was not. The run fails
@@ -30,6 +34,7 @@ from typing import Any
 
 import yaml
 
+from tribunal.claims.sources import load_claims
 from tribunal.config import Config, parse_config
 from tribunal.engine import analyze
 from tribunal.findings import Verdict
@@ -58,6 +63,8 @@ class Case:
     config: str | None = None
     note: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    message: str = "head"
+    claims: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,7 @@ def load_cases(root: Path = CORPUS, pattern: str | None = None) -> list[Case]:
         if data.get("label") not in ("defect", "clean"):
             raise SystemExit(f"{path}: label must be defect or clean")
         known = {"analyzer", "label", "base", "head", "expect", "config", "note"}
+        known |= {"message", "claims"}
         cases.append(
             Case(
                 name=name,
@@ -103,6 +111,8 @@ def load_cases(root: Path = CORPUS, pattern: str | None = None) -> list[Case]:
                 config=data.get("config"),
                 note=data.get("note", ""),
                 extra={k: v for k, v in data.items() if k not in known},
+                message=data.get("message") or "head",
+                claims=data.get("claims"),
             )
         )
     return cases
@@ -140,17 +150,23 @@ def build_repo(root: Path, case: Case) -> tuple[str, str]:
     base = _git(root, "rev-parse", "HEAD")
     _write(root, case.head)
     _git(root, "add", "-A")
-    _git(root, "commit", "-q", "--allow-empty", "-m", "head")
+    _git(root, "commit", "-q", "--allow-empty", "-m", case.message)
     return base, _git(root, "rev-parse", "HEAD")
 
 
 def run_case(case: Case) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="tribunal-bench-") as tmp:
-        root = Path(tmp).resolve()
+        root = Path(tmp).resolve() / "repo"
+        root.mkdir()
         base, head = build_repo(root, case)
         config = parse_config(case.config, "tribunal.yml") if case.config else Config()
+        claims_file = None
+        if case.claims is not None:
+            claims_file = str(Path(tmp) / "claims.md")
+            Path(claims_file).write_text(case.claims, encoding="utf-8")
         with Git(root) as git:
             change = build_change(Selection(base=base, head=head), git, root, root, config)
+            change.claims = load_claims(change, claims_file=claims_file)
             report = analyze(change, only=[case.analyzer])
     mine = [f for f in report.findings if f.analyzer == case.analyzer]
     worst = max((f.verdict for f in mine), default=Verdict.PASS)

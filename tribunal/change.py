@@ -49,6 +49,10 @@ class Claim:
     arg: str | None
     source: str
     line: int | None = None
+    #: What ``source`` names: "file" (--claims), "pr-body" (--pr-body) or "commit" (a sha).
+    origin: str = "file"
+    #: Other sources that made the same claim; it is judged once.
+    also: tuple[str, ...] = ()
 
 
 @dataclass

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 
 from tribunal import __version__
@@ -37,10 +36,16 @@ exit codes:
 
 #: Command modules, in ``--help`` order. Each has ``add_parser(subparsers, epilog)``
 #: which registers its flags and sets ``func`` to a ``(Namespace) -> int``.
-COMMAND_MODULES = ("check",)
+COMMAND_MODULES = ("check", "hook", "convene", "install", "propose", "council")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command`` naming a command module, only that module is loaded.
+
+    Every command module imports what its flags need; loading all of them for
+    ``tribunal check`` would tax every commit. Anything else (``--help``, a
+    command registered by another module) loads them all.
+    """
     import importlib
 
     parser = argparse.ArgumentParser(
@@ -51,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-V", "--version", action="version", version=f"tribunal {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="<command>")
-    for name in COMMAND_MODULES:
+    names = (command,) if command in COMMAND_MODULES else COMMAND_MODULES
+    for name in names:
         importlib.import_module(f"tribunal.commands.{name}").add_parser(sub, EPILOG)
     return parser
 
@@ -62,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tribunal {__version__}")
         return ExitCode.OK
     try:
-        parser = build_parser()
+        parser = build_parser(args[0] if args else None)
         ns = parser.parse_args(args)
         func: Command | None = getattr(ns, "func", None)
         if func is None:
@@ -76,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _fail("interrupted", ExitCode.INTERRUPTED)
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return ExitCode.OK
     except Exception as exc:
         return _internal_error(exc)
@@ -88,6 +94,8 @@ def _fail(message: str, code: int) -> int:
 
 
 def _internal_error(exc: BaseException) -> int:
+    import traceback
+
     from tribunal.crashlog import write_bug_report
 
     path = write_bug_report("".join(traceback.format_exception(exc)))
@@ -100,7 +108,7 @@ def _internal_error(exc: BaseException) -> int:
     return ExitCode.INTERNAL
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """After a closed pipe (``tribunal check | head``), keep Python quiet at exit."""
     import os
 

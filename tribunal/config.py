@@ -8,70 +8,80 @@ silently falls back to defaults.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tribunal.config_schema import (
-    BOOL,
-    NON_EMPTY_STR,
-    POSITIVE,
-    STR,
-    STR_LIST,
-    ListOf,
-    MapOf,
-    Scalar,
-    Struct,
-    Where,
-)
 from tribunal.errors import ConfigError
 from tribunal.registry import BUILTINS
+
+if TYPE_CHECKING:
+    import yaml
+
+    from tribunal.config_schema import Rule
 
 CONFIG_NAME = "tribunal.yml"
 CONFIG_ENV = "TRIBUNAL_CONFIG"
 
-_LENS = Struct(
-    {
-        "enabled": BOOL,
-        "title": NON_EMPTY_STR,
-        "focus": STR,
-        "analyzers": ListOf(Scalar(("str",), "an analyzer id"), "a list of analyzer ids"),
-    }
-)
-_MEMBER = Struct(
-    {
-        "id": NON_EMPTY_STR,
-        "provider": Scalar(("str",), "a provider", choices=("ollama", "openai")),
-        "model": NON_EMPTY_STR,
-        "endpoint": NON_EMPTY_STR,
-        "focus": STR,
-    },
-    required=frozenset({"id", "provider", "model"}),
-)
-SCHEMA = Struct(
-    {
-        "analyzers": MapOf(BOOL, known=lambda: BUILTINS, what="analyzer"),
-        "generated-paths": STR_LIST,
-        "risky-words": STR_LIST,
-        "python-roots": STR_LIST,
-        "strict": BOOL,
-        "lenses": MapOf(_LENS, what="lens"),
-        "suite": Struct({"command": NON_EMPTY_STR, "timeout": POSITIVE}, frozenset({"command"})),
-        "council": Struct(
-            {
-                "enabled": BOOL,
-                "members": ListOf(_MEMBER, "a list of members"),
-                "judge": _MEMBER,
-                "timeout": POSITIVE,
-            }
-        ),
-        "convene": Struct({"timeout": POSITIVE}),
-    }
-)
+
+@cache
+def schema() -> Rule:
+    """The whole ``tribunal.yml`` schema (built on first use: it needs PyYAML)."""
+    from tribunal.config_schema import (
+        BOOL,
+        NON_EMPTY_STR,
+        POSITIVE,
+        STR,
+        STR_LIST,
+        ListOf,
+        MapOf,
+        Scalar,
+        Struct,
+    )
+
+    lens = Struct(
+        {
+            "enabled": BOOL,
+            "title": NON_EMPTY_STR,
+            "focus": STR,
+            "analyzers": ListOf(Scalar(("str",), "an analyzer id"), "a list of analyzer ids"),
+        }
+    )
+    member = Struct(
+        {
+            "id": NON_EMPTY_STR,
+            "provider": Scalar(("str",), "a provider", choices=("ollama", "openai")),
+            "model": NON_EMPTY_STR,
+            "endpoint": NON_EMPTY_STR,
+            "focus": STR,
+        },
+        required=frozenset({"id", "provider", "model"}),
+    )
+    return Struct(
+        {
+            "analyzers": MapOf(BOOL, known=lambda: BUILTINS, what="analyzer"),
+            "generated-paths": STR_LIST,
+            "risky-words": STR_LIST,
+            "python-roots": STR_LIST,
+            "strict": BOOL,
+            "lenses": MapOf(lens, what="lens"),
+            "suite": Struct(
+                {"command": NON_EMPTY_STR, "timeout": POSITIVE}, frozenset({"command"})
+            ),
+            "council": Struct(
+                {
+                    "enabled": BOOL,
+                    "members": ListOf(member, "a list of members"),
+                    "judge": member,
+                    "timeout": POSITIVE,
+                }
+            ),
+            "convene": Struct({"timeout": POSITIVE}),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -92,6 +102,9 @@ class Config:
     @property
     def digest(self) -> str:
         """A stable digest of the effective settings (for cache keys)."""
+        import hashlib
+        import json
+
         canonical = json.dumps(self.raw, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
@@ -100,19 +113,16 @@ def parse_config(text: str, name: str) -> Config:
     """Validate ``text`` (the contents of ``name``) and build a Config."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    from tribunal.config_schema import Where
+
+    node = _compose(text, name)
+    if node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")):
+        return Config(source=name)  # empty, comments only, or a bare ``---``
+    schema().check(node, Where(name))
     try:
-        node = yaml.compose(text, Loader=loader)
+        data: dict[str, Any] = yaml.SafeLoader("").construct_document(node)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{name}{line}: not valid YAML: {exc.problem or exc}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{name}: not valid YAML: {exc}") from None
-    if node is None:
-        return Config(source=name)
-    SCHEMA.check(node, Where(name))
-    data: dict[str, Any] = yaml.SafeLoader("").construct_document(node)
+        raise ConfigError(_yaml_message(name, exc)) from None
     return Config(
         source=name,
         analyzers=dict(data.get("analyzers", {})),
@@ -122,6 +132,26 @@ def parse_config(text: str, name: str) -> Config:
         strict=bool(data.get("strict", False)),
         raw=data,
     )
+
+
+def _compose(text: str, name: str) -> yaml.Node | None:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        node: yaml.Node | None = yaml.compose(text, Loader=loader)
+    except yaml.MarkedYAMLError as exc:
+        raise ConfigError(_yaml_message(name, exc)) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{name}: not valid YAML: {exc}") from None
+    return node
+
+
+def _yaml_message(name: str, exc: yaml.MarkedYAMLError) -> str:
+    mark = exc.problem_mark or exc.context_mark
+    line = f":{mark.line + 1}" if mark is not None else ""
+    what = ", ".join(str(part) for part in (exc.context, exc.problem) if part) or str(exc)
+    return f"{name}{line}: not valid YAML: {what}"
 
 
 def load_config(explicit: str | None, repo_root: Path | None, cwd: Path) -> Config:

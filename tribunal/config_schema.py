@@ -142,5 +142,18 @@ def _describe(node: yaml.Node) -> str:
 BOOL = Scalar(("bool",), "true or false")
 STR = Scalar(("str",), "a string")
 NON_EMPTY_STR = Scalar(("str",), "a non-empty string", predicate=lambda v: bool(v.strip()))
-POSITIVE = Scalar(("int", "float"), "a positive number", predicate=lambda v: float(v) > 0)
+
+
+def _positive(value: str) -> bool:
+    """YAML 1.1 spellings too (``1_000``, ``0x10``); anything unparsable is not positive."""
+    plain = value.replace("_", "")
+    for parse in (float, lambda v: float(int(v, 0))):
+        try:
+            return parse(plain) > 0
+        except ValueError:
+            continue
+    return False
+
+
+POSITIVE = Scalar(("int", "float"), "a positive number", predicate=_positive)
 STR_LIST = ListOf(NON_EMPTY_STR, "a list of strings")

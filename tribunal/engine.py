@@ -8,9 +8,7 @@ analyzers still run.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import time
-import traceback
 from collections.abc import Iterable, Sequence
 
 from tribunal import suppress
@@ -54,17 +52,19 @@ def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
 
 
 def _run_one(spec: AnalyzerSpec, change: Change) -> tuple[list[Finding], list[AnalyzerError]]:
+    found: list[Finding] = []
     with collecting_crashes() as crashes:
         try:
-            found = list(spec.load().run(change))
-        except Exception as exc:
+            found.extend(spec.load().run(change))
+        except Exception as exc:  # findings made before the crash are kept
             crashes.append((None, exc))
-            found = []
     errors = [_error(spec.id, file, exc) for file, exc in crashes]
     return found, errors
 
 
 def _error(analyzer: str, file: str | None, exc: BaseException) -> AnalyzerError:
+    import traceback
+
     where = f" on {file}" if file else ""
     tb = "".join(traceback.format_exception(exc))
     message = f"analyzer {analyzer} crashed{where}: {type(exc).__name__}: {exc}"
@@ -93,6 +93,8 @@ def _fingerprinted(change: Change, findings: list[Finding]) -> list[Finding]:
 
 
 def _digest(parts: Iterable[str]) -> str:
+    import hashlib  # not at start-up: loading OpenSSL costs ~2 ms a commit
+
     return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()[:32]
 
 

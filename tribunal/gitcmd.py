@@ -61,6 +61,10 @@ class Git:
     def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
         self.cwd = cwd
         base = dict(os.environ if env is None else env)
+        index = base.get("GIT_INDEX_FILE")
+        if index and not os.path.isabs(index):
+            # Relative to where the hook started us; our git calls may run elsewhere.
+            base["GIT_INDEX_FILE"] = os.path.abspath(index)
         base["GIT_OPTIONAL_LOCKS"] = "0"
         base.setdefault("GIT_TERMINAL_PROMPT", "0")
         self.env = base
@@ -93,26 +97,36 @@ class Git:
         """``run`` decoded as UTF-8 with the trailing newline removed."""
         return self.run(*args, ok_codes=ok_codes).decode("utf-8", "surrogateescape").rstrip("\n")
 
-    def stream(self, *args: str) -> Iterator[bytes]:
-        """Yield stdout lines of ``git args`` as they come, so huge output is never held whole."""
-        proc = subprocess.Popen(
-            self.argv(args),
-            cwd=self.cwd,
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        assert proc.stdout is not None and proc.stderr is not None
+    def stream(self, *args: str, max_line: int = 1 << 24) -> Iterator[bytes]:
+        """Yield stdout lines of ``git args`` as they come, so huge output is never held whole.
+
+        Lines are cut at ``max_line`` bytes (see ``bounded_lines``). A thread
+        drains stderr: git may warn once per file, and a full stderr pipe that
+        nobody reads would stall it forever.
+        """
+        from tribunal.diff.lines import bounded_lines
+
         try:
-            yield from proc.stdout
+            proc = subprocess.Popen(
+                self.argv(args),
+                cwd=self.cwd,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except FileNotFoundError as exc:
+            raise GitError("git is not installed or not on PATH") from exc
+        assert proc.stdout is not None and proc.stderr is not None
+        errors = _Drain(proc.stderr)
+        try:
+            yield from bounded_lines(proc.stdout, max_line)
         finally:
             proc.stdout.close()
-            err = proc.stderr.read()
-            proc.stderr.close()
             code = proc.wait()
+            message = errors.finish()
         if code != 0:
-            raise GitError(_failure(args, code, err))
+            raise GitError(_failure(args, code, message))
 
     def read_blob(self, spec: str, limit: int) -> bytes | BlobTooLarge | None:
         """Contents of ``spec`` (an object id, ``rev:path`` or ``:path``), or None if absent."""
@@ -195,6 +209,30 @@ class _BatchReader:
         stdout.close()
 
 
+class _Drain:
+    """Read a pipe to its end on a thread, keeping only its last 64 KiB (git ends with why)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        import threading
+
+        self._stream = stream
+        self._kept = bytearray()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        fd = self._stream.fileno()
+        while chunk := os.read(fd, 1 << 16):
+            self._kept += chunk
+            del self._kept[: -(1 << 16)]
+
+    def finish(self) -> bytes:
+        """Wait for the writer to finish and return what was kept."""
+        self._thread.join()
+        self._stream.close()
+        return bytes(self._kept)
+
+
 def _discard(stream: IO[bytes], count: int) -> None:
     while count > 0:
         chunk = stream.read(min(count, 1 << 16))
@@ -205,7 +243,8 @@ def _discard(stream: IO[bytes], count: int) -> None:
 
 def _failure(args: tuple[str, ...], code: int, stderr: bytes) -> str:
     words = stderr.decode("utf-8", "replace").strip().splitlines()
-    reason = words[-1] if words else "no message"
+    fatal = [w for w in words if w.startswith(("fatal:", "error:"))]
+    reason = (fatal or words or ["no message"])[0 if fatal else -1]
     return f"git {' '.join(args)} failed (exit {code}): {reason}"
 
 

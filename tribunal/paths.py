@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 
 #: Build output and generated code: never human-authored source a reviewer can act on.
@@ -56,23 +56,34 @@ def is_js_family(language: str | None) -> bool:
 def is_generated(path: str, extra: Iterable[str] = ()) -> bool:
     """Whether ``path`` matches a built-in or configured generated-path pattern.
 
-    Patterns: ``dir/`` matches that directory at any depth; ``.ext`` is a suffix;
-    anything else is a glob where ``*`` and ``?`` stay inside one path segment,
-    ``**/`` spans zero or more directories, and a pattern without ``/`` matches
-    the file name at any depth.
+    Patterns: ``dir/`` matches that directory at any depth (``/dir/`` only at
+    the root); ``.ext`` is a suffix; anything else is a glob where ``*`` and ``?``
+    stay inside one path segment (``?`` is exactly one character), ``**/`` spans
+    zero or more directories, a pattern without ``/`` matches the file name at
+    any depth, and one with ``/`` is anchored at the repository root.
     """
-    return any(_matcher(pattern)(path) for pattern in (*BUILTIN_GENERATED, *extra))
+    return _combined(tuple(extra)).fullmatch(path) is not None
 
 
-@lru_cache(maxsize=256)
-def _matcher(pattern: str) -> Callable[[str], bool]:
-    if pattern.endswith("/"):
-        prefix = pattern.lstrip("/")
-        return lambda path: path.startswith(prefix) or f"/{prefix}" in path
+@lru_cache(maxsize=64)
+def _combined(extra: tuple[str, ...]) -> re.Pattern[str]:
+    """All patterns as one regex: one match per path instead of one per pattern."""
+    parts = (_pattern_regex(p) for p in (*BUILTIN_GENERATED, *extra))
+    return re.compile("|".join(f"(?:{part})" for part in parts), re.DOTALL)
+
+
+def _pattern_regex(pattern: str) -> str:
     if pattern.startswith(".") and not any(c in pattern for c in "*?/["):
-        return lambda path: path.endswith(pattern)
-    regex = re.compile(_glob_to_regex(pattern.lstrip("/") if "/" in pattern else "**/" + pattern))
-    return lambda path: regex.fullmatch(path) is not None
+        return ".*" + re.escape(pattern)
+    anchored = pattern.startswith("/")
+    body = pattern.lstrip("/")
+    if body.endswith("/"):
+        regex = _glob_to_regex(body) + ".*"
+        floating = not anchored
+    else:
+        regex = _glob_to_regex(body)
+        floating = not anchored and "/" not in body
+    return ("(?:.*/)?" if floating else "") + regex
 
 
 def _glob_to_regex(glob: str) -> str:

@@ -50,6 +50,34 @@ BUILTINS: dict[str, AnalyzerSpec] = {
             "tribunal.analyzers.assertion_free_test",
             "A test the change touched that can never fail because it checks nothing.",
         ),
+        AnalyzerSpec(
+            "claim-reconciliation",
+            "Claims the change makes about itself",
+            Kind.CLAIM_RECONCILIATION,
+            "tribunal.analyzers.claim_reconciliation",
+            "Each claim (claims file, PR body, commit trailers) checked against the diff.",
+        ),
+        AnalyzerSpec(
+            "risky-diff-no-test",
+            "Risky change without a test",
+            Kind.CLAIM_INDEPENDENT,
+            "tribunal.analyzers.risky_diff_no_test",
+            "A security-relevant area changed with no correlated asserting test (never blocks).",
+        ),
+        AnalyzerSpec(
+            "comment-code-drift",
+            "Comments about changed code",
+            Kind.CLAIM_INDEPENDENT,
+            "tribunal.analyzers.comment_code_drift",
+            "A comment that mentions a declaration the change edited or removed (never blocks).",
+        ),
+        AnalyzerSpec(
+            "hallucinated-symbol",
+            "Imports of things that do not exist",
+            Kind.CLAIM_INDEPENDENT,
+            "tribunal.analyzers.hallucinated_symbol",
+            "A touched import, or an importer the change broke, naming a missing module or name.",
+        ),
     )
 }
 

@@ -103,7 +103,15 @@ class WorktreeSnapshot(_GitListed):
 
     def paths(self) -> frozenset[str]:
         listed = self._list("ls-files", "-z", "--cached", "--others", "--exclude-standard")
-        return frozenset(p for p in listed if (self.root / p).is_file())
+        return frozenset(p for p in listed if _is_regular(self.root / p))
+
+
+def _is_regular(path: Path) -> bool:
+    """A regular file itself, not a symlink to one (symlinks are never followed)."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def read_file_safely(root: Path, path: str, limit: int) -> Blob:
@@ -115,7 +123,9 @@ def read_file_safely(root: Path, path: str, limit: int) -> Blob:
         parent = full.parent.resolve()
         if not parent.is_relative_to(root.resolve()):
             return None
-        fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # No following a final symlink; no blocking on a FIFO someone left in the tree.
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(full, flags)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as handle:

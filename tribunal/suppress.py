@@ -16,6 +16,7 @@ from tribunal.findings import Finding, Verdict
 from tribunal.paths import language_of
 from tribunal.registry import SUPPRESSION_ID
 
+_COMMENT_STARTS = ("#", "//", "/*", "*", "<!--")
 _MARK = re.compile(r"(?:#|//|/\*|\*|<!--)\s*tribunal:\s*ignore\[([a-z0-9-]+)\]\s*(.*)")
 
 
@@ -52,7 +53,10 @@ def _marker_for(change: Change, finding: Finding) -> tuple[int, str] | None:
     if source is None:
         return None
     for line_no in (finding.line, finding.line - 1):
-        parsed = parse_marker(source.line(line_no))
+        text = source.line(line_no)
+        if line_no != finding.line and not text.lstrip().startswith(_COMMENT_STARTS):
+            continue  # above the line, only a comment-only line counts, not a trailing one
+        parsed = parse_marker(text)
         if parsed is not None and parsed[0] == finding.analyzer:
             return line_no, parsed[1]
     return None

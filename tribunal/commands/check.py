@@ -6,9 +6,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tribunal.errors import ExitCode, InputError, UsageError
+
+if TYPE_CHECKING:
+    from tribunal.findings import Report
 
 FORMATS = ("text", "md", "json", "sarif")
 
@@ -85,11 +88,32 @@ def run(ns: argparse.Namespace) -> int:
         change.skip_generated = not (
             ns.no_skip_generated or _env_flag("TRIBUNAL_NO_SKIP_GENERATED")
         )
+        if config.enabled("claim-reconciliation"):
+            from tribunal.claims.sources import load_claims
+
+            change.claims = load_claims(change, claims_file=ns.claims, pr_body=ns.pr_body, cwd=cwd)
         report = analyze(change)
-    sys.stdout.write(
-        render(report, ns.format, color=_use_color(sys.stdout), hard_fail=ns.hard_fail)
-    )
-    sys.stdout.flush()
+    _emit(render(report, ns.format, color=_use_color(sys.stdout), hard_fail=ns.hard_fail))
+    _report_crashes(report)
+    return exit_code(report, hard_fail=ns.hard_fail)
+
+
+def _emit(text: str) -> None:
+    """Write the report; a reader that went away (``| head -1``) is not an error.
+
+    The exit code still reflects the findings, so a gate in a pipeline holds.
+    """
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        from tribunal.cli import silence_stdout
+
+        silence_stdout()
+
+
+def _report_crashes(report: Report) -> None:
+    """One line per analyzer crash on stderr; the tracebacks go to a bug-report file."""
     for error in report.errors:
         print(f"tribunal: error: {error.message}", file=sys.stderr)
     if report.errors:
@@ -98,10 +122,9 @@ def run(ns: argparse.Namespace) -> int:
         path = write_bug_report("\n\n".join(e.traceback for e in report.errors))
         if path is not None:
             print(f"tribunal: tracebacks written to {path}", file=sys.stderr)
-    return exit_code(report, hard_fail=ns.hard_fail)
 
 
-def exit_code(report: Any, *, hard_fail: bool) -> int:
+def exit_code(report: Report, *, hard_fail: bool) -> int:
     """1 for a gated CONTRADICTED, else 3 if an analyzer crashed, else 0."""
     from tribunal.findings import Verdict
 

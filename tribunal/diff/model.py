@@ -1,15 +1,19 @@
 """What one changed file looks like to an analyzer.
 
 Line numbers are 1-based. ``added`` holds new-file numbers, ``removed`` old-file
-numbers, and ``removed_anchor`` says where in the new file each deletion sits, so
-that a test whose only change is a deleted assertion still counts as touched.
+numbers, and ``removed_anchor`` says where in the new file each deletion sits
+(the new-file line it follows; 0 = before the first line), so that a test whose
+only change is a deleted assertion still counts as touched.
 """
 
 from __future__ import annotations
 
+import bisect
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
 
 
 class Status(enum.Enum):
@@ -24,8 +28,7 @@ class Status(enum.Enum):
     MODE_ONLY = "mode-only"
 
 
-@dataclass(frozen=True, slots=True)
-class Hunk:
+class Hunk(NamedTuple):
     """One ``@@ -a,b +c,d @@`` header, as numbers."""
 
     old_start: int
@@ -42,7 +45,9 @@ class FileChange:
     base); ``old_path`` is its base path, None when the file is new. Blob ids are
     None when unknown (a plain ``diff -u``) or when the side is the working tree.
     ``skip_reason`` is set for files no analyzer should read (binary, symlink,
-    submodule, over the size cap).
+    submodule, over the size cap); such files carry no line sets.
+    ``context_text`` holds the unchanged lines the diff showed (new-file numbers);
+    git's own diffs are asked for without context, so it is usually empty.
     """
 
     path: str
@@ -61,6 +66,7 @@ class FileChange:
     context_map: Mapping[int, int] = field(default_factory=dict)
     binary: bool = False
     skip_reason: str | None = None
+    context_text: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def has_base(self) -> bool:
@@ -69,6 +75,18 @@ class FileChange:
     @property
     def has_head(self) -> bool:
         return self.status is not Status.DELETED
+
+    @cached_property
+    def _added_sorted(self) -> list[int]:
+        return sorted(self.added)
+
+    @cached_property
+    def _removed_sorted(self) -> list[int]:
+        return sorted(self.removed)
+
+    @cached_property
+    def _anchors_sorted(self) -> list[int]:
+        return sorted(self.removed_anchor.values())
 
     def touches(
         self, new_start: int, new_end: int, old_span: tuple[int, int] | None = None
@@ -79,15 +97,16 @@ class FileChange:
         measured exactly; without it, a deletion counts when it sits inside the
         span or right at its edges (a removed decorator, a removed last line).
         """
-        if any(new_start <= line <= new_end for line in self.added):
+        if _any_between(self._added_sorted, new_start, new_end):
             return True
         if old_span is not None:
-            return any(old_span[0] <= line <= old_span[1] for line in self.removed)
-        return any(new_start - 1 <= anchor <= new_end for anchor in self.removed_anchor.values())
+            return _any_between(self._removed_sorted, old_span[0], old_span[1])
+        return _any_between(self._anchors_sorted, new_start - 1, new_end)
 
     def removed_in_old_span(self, old_start: int, old_end: int) -> list[int]:
         """Old-file numbers of removed lines inside ``[old_start, old_end]``, ascending."""
-        return sorted(line for line in self.removed if old_start <= line <= old_end)
+        lines = self._removed_sorted
+        return lines[bisect.bisect_left(lines, old_start) : bisect.bisect_right(lines, old_end)]
 
     def new_line_for(self, old_line: int) -> int | None:
         """Where an unchanged base line sits in head; None if the diff removed it."""
@@ -102,3 +121,9 @@ class FileChange:
                 break
             shift += hunk.new_count - hunk.old_count
         return old_line + shift
+
+
+def _any_between(ordered: list[int], low: int, high: int) -> bool:
+    """Whether the sorted list holds a value in ``[low, high]``."""
+    index = bisect.bisect_left(ordered, low)
+    return index < len(ordered) and ordered[index] <= high

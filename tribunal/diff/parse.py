@@ -3,62 +3,38 @@
 One parser serves both git's own output and user-supplied diff files, so they
 cannot disagree. Hunks are consumed by their line counts, never by looking at
 line prefixes alone: a removed line reading ``--- x`` is content, not a header.
-Input is streamed line by line; a file whose diff exceeds the size cap keeps
-its line numbers but not its text, and is marked skipped.
+Input is streamed line by line (see ``diff.lines.bounded_lines``), so no line and no
+file's diff is ever held past the size cap: a file whose diff exceeds it is
+still counted through, keeps no lines, and is marked skipped.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
-from tribunal.diff.model import FileChange, Hunk, Status
+from tribunal.diff.build import Section, merge_type_changes, to_change
+from tribunal.diff.model import FileChange, Hunk
 from tribunal.diff.paths import DEV_NULL, split_git_header, split_header_path, strip_prefix
 from tribunal.errors import InputError
 
-_HUNK = re.compile(rb"^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _ZERO_ID = re.compile(r"^0+$")
-SYMLINK_MODE = "120000"
-SUBMODULE_MODE = "160000"
-
-
-@dataclass
-class _Section:
-    """Everything one file's part of the diff said, before it becomes a FileChange."""
-
-    git_style: bool
-    old_path: str | None = None
-    new_path: str | None = None
-    header_paths: tuple[str, str] | None = None
-    rename: bool = False
-    copy: bool = False
-    created: bool = False
-    deleted: bool = False
-    old_mode: str | None = None
-    new_mode: str | None = None
-    old_blob: str | None = None
-    new_blob: str | None = None
-    binary: bool = False
-    hunks: list[Hunk] = field(default_factory=list)
-    added: dict[int, str] = field(default_factory=dict)
-    removed: dict[int, str] = field(default_factory=dict)
-    anchors: dict[int, int] = field(default_factory=dict)
-    context: dict[int, int] = field(default_factory=dict)
-    size: int = 0
-    oversized: bool = False
-    saw_minus: bool = False
+_EPOCH = re.compile(rb"\t19(?:70-01-01|69-12-31) ")
+_CONTEXT_MARKS = (b" ", b"\n", b"\r")
 
 
 class DiffParser:
-    """Feed lines with ``feed``; collect the files with ``finish``."""
+    """Feed lines with ``feed_all``; collect the files it returns."""
 
     def __init__(self, *, max_file_bytes: int, strip_prefixes: bool = True) -> None:
         self._max = max_file_bytes
         self._strip = strip_prefixes
-        self._sections: list[_Section] = []
-        self._current: _Section | None = None
-        self._pending: tuple[int, int, int, int] | None = None  # old/new cursor + left
+        self._sections: list[Section] = []
+        self._current: Section | None = None
+        self._after_hunk = False
+        self._await_plus = False
+        self.saw_text = False
 
     def feed_all(self, lines: Iterable[bytes]) -> list[FileChange]:
         it = iter(lines)
@@ -67,229 +43,229 @@ class DiffParser:
         return self.finish()
 
     def _feed(self, line: bytes, rest: Iterator[bytes]) -> None:
-        if line.startswith(b"@@") and self._current is not None:
+        after_hunk, self._after_hunk = self._after_hunk, False
+        if not self.saw_text and line.strip():
+            self.saw_text = True
+        if self._await_plus and not line.startswith(b"+++ "):
+            self._drop_plain_start()
+        self._await_plus = False
+        sec = self._current
+        if line.startswith(b"@@"):
             self._hunk(line, rest)
         elif line.startswith(b"diff --git "):
-            self._start(git_style=True)
-            assert self._current is not None
-            self._current.header_paths = split_git_header(line[11:])
-        elif line.startswith(b"--- ") and (
-            self._current is None or self._current.saw_minus or self._current.hunks
-        ):
-            self._start(git_style=False)
+            self._start(git_style=True, header=line)
+            self._need_current().header_paths = split_git_header(line[11:])
+        elif line.startswith(b"--- ") and (sec is None or sec.saw_minus or sec.hunks):
+            self._start(git_style=False, header=line)
             self._minus(line)
-        elif self._current is not None:
-            self._header(line)
+            self._await_plus = True
+        elif sec is not None:
+            if after_hunk:
+                _check_not_hunk_body(line, sec)
+            self._header(sec, line)
 
-    def _start(self, git_style: bool) -> None:
-        self._current = _Section(git_style=git_style)
+    def _start(self, git_style: bool, header: bytes) -> None:
+        self._close_header()
+        text = header.rstrip(b"\r\n").decode("utf-8", "replace")
+        self._current = Section(git_style=git_style, header_text=text)
         self._sections.append(self._current)
 
-    def _minus(self, line: bytes) -> None:
-        assert self._current is not None
-        self._current.saw_minus = True
-        path = split_header_path(line[4:])
-        self._current.old_path = None if path == DEV_NULL else self._path(path)
-        if path == DEV_NULL:
-            self._current.created = True
+    def _drop_plain_start(self) -> None:
+        """A ``--- `` line not followed by ``+++ `` was prose (a mail, a note), not a file."""
+        self._sections.pop()
+        self._current = None
 
-    def _header(self, line: bytes) -> None:
-        sec = self._current
-        assert sec is not None
+    def _need_current(self) -> Section:
+        if self._current is None:
+            raise InputError("malformed diff: a hunk comes before any file header")
+        return self._current
+
+    def _minus(self, line: bytes) -> None:
+        sec = self._need_current()
+        sec.saw_minus = True
+        path = split_header_path(line[4:])
+        sec.old_epoch = _EPOCH.search(line) is not None
+        if path == DEV_NULL:
+            sec.created = True
+        else:
+            sec.old_path = self._path(path)
+
+    def _plus(self, sec: Section, line: bytes) -> None:
+        if not sec.saw_minus:
+            raise InputError(f"malformed diff: '+++' without '---' for {sec.name}")
+        sec.saw_plus = True
+        path = split_header_path(line[4:])
+        sec.new_epoch = _EPOCH.search(line) is not None
+        if path == DEV_NULL:
+            sec.deleted = True
+        else:
+            sec.new_path = self._path(path)
+
+    def _header(self, sec: Section, line: bytes) -> None:
         text = line.rstrip(b"\r\n")
         if text.startswith(b"--- "):
             self._minus(line)
         elif text.startswith(b"+++ "):
-            path = split_header_path(line[4:])
-            sec.new_path = None if path == DEV_NULL else self._path(path)
-            sec.deleted = sec.deleted or path == DEV_NULL
+            self._plus(sec, line)
         elif text.startswith(b"new file mode "):
-            sec.created, sec.new_mode = True, text[14:].decode()
+            sec.created, sec.new_mode = True, text[14:].decode("ascii", "replace")
         elif text.startswith(b"deleted file mode "):
-            sec.deleted, sec.old_mode = True, text[18:].decode()
+            sec.deleted, sec.old_mode = True, text[18:].decode("ascii", "replace")
         elif text.startswith(b"old mode "):
-            sec.old_mode = text[9:].decode()
+            sec.old_mode = text[9:].decode("ascii", "replace")
         elif text.startswith(b"new mode "):
-            sec.new_mode = text[9:].decode()
+            sec.new_mode = text[9:].decode("ascii", "replace")
         elif text.startswith((b"rename from ", b"copy from ")):
             sec.rename, sec.copy = text.startswith(b"rename"), text.startswith(b"copy")
             sec.old_path = split_header_path(text.split(b" ", 2)[2])
         elif text.startswith((b"rename to ", b"copy to ")):
             sec.new_path = split_header_path(text.split(b" ", 2)[2])
         elif text.startswith(b"index "):
-            self._index(sec, text[6:].decode("ascii", "replace"))
+            _index(sec, text[6:].decode("ascii", "replace"))
         elif text.startswith(b"Binary files ") or text == b"GIT binary patch":
             sec.binary = True
-
-    def _index(self, sec: _Section, rest: str) -> None:
-        ids, _, mode = rest.partition(" ")
-        old, _, new = ids.partition("..")
-        sec.old_blob = None if _ZERO_ID.match(old) else old
-        sec.new_blob = None if _ZERO_ID.match(new) else new
-        if mode:
-            sec.old_mode = sec.old_mode or mode
-            sec.new_mode = sec.new_mode or mode
 
     def _path(self, path: str) -> str:
         return strip_prefix(path) if self._strip else path
 
-    def _hunk(self, line: bytes, rest: Iterator[bytes]) -> None:
+    def _close_header(self) -> None:
+        """A ``---`` line must be followed by ``+++`` before any hunk or next file."""
         sec = self._current
-        assert sec is not None
+        if sec is not None and sec.saw_minus and not sec.saw_plus:
+            raise InputError(f"malformed diff: '---' without '+++' for {sec.name}")
+
+    def _hunk(self, line: bytes, rest: Iterator[bytes]) -> None:
+        sec = self._need_current()
+        self._close_header()
         match = _HUNK.match(line)
         if match is None:
-            raise InputError(f"malformed hunk header: {line[:80]!r}")
+            raise InputError(f"malformed hunk header in {sec.name}: {_show(line)}")
         old_start, new_start = int(match[1]), int(match[3])
         old_count = 1 if match[2] is None else int(match[2])
         new_count = 1 if match[4] is None else int(match[4])
         sec.hunks.append(Hunk(old_start, old_count, new_start, new_count))
-        old_cur = old_start - 1 if old_count else old_start
-        new_cur = new_start - 1 if new_count else new_start
-        old_left, new_left = old_count, new_count
-        while old_left > 0 or new_left > 0:
-            body = next(rest, None)
-            if body is None:
-                raise InputError(f"diff ends inside a hunk of {sec.new_path or sec.old_path}")
-            self._account(sec, len(body))
-            mark, text = body[:1], _text(body[1:])
-            if mark == b"\\":
-                continue  # "\ No newline at end of file"
-            if mark == b"+":
-                new_cur += 1
-                new_left -= 1
-                self._keep(sec.added, new_cur, text, sec)
-            elif mark == b"-":
-                old_cur += 1
-                old_left -= 1
-                self._keep(sec.removed, old_cur, text, sec)
-                sec.anchors[old_cur] = new_cur
-            elif mark in (b" ", b"\n", b"\r", b""):
-                old_cur += 1
-                new_cur += 1
-                old_left -= 1
-                new_left -= 1
-                sec.context[old_cur] = new_cur
-            else:
-                raise InputError(
-                    f"malformed diff line in {sec.new_path or sec.old_path}: {body[:80]!r}"
-                )
-
-    def _account(self, sec: _Section, size: int) -> None:
-        sec.size += size
-        if sec.size > self._max and not sec.oversized:
-            sec.oversized = True
-
-    @staticmethod
-    def _keep(store: dict[int, str], line: int, text: str, sec: _Section) -> None:
-        store[line] = "" if sec.oversized else text
+        _HunkReader(sec, self._max, old_start, old_count, new_start, new_count).read(rest)
+        self._after_hunk = True
 
     def finish(self) -> list[FileChange]:
-        changes = [_to_change(sec, self._max) for sec in self._sections]
-        return _merge_type_changes([c for c in changes if c is not None])
+        if self._await_plus:
+            self._drop_plain_start()
+        self._close_header()
+        changes = [to_change(sec, self._max) for sec in self._sections]
+        for sec, change in zip(self._sections, changes, strict=True):
+            if change is None:
+                raise InputError(f"malformed diff: cannot tell the file name from {sec.name!r}")
+        return merge_type_changes([c for c in changes if c is not None])
+
+
+class _HunkReader:
+    """Consume one hunk's body, exactly as many lines as its header counts."""
+
+    def __init__(
+        self, sec: Section, cap: int, old_start: int, old_count: int, new_start: int, new_count: int
+    ) -> None:
+        self.sec, self.cap = sec, cap
+        self.old = old_start - 1 if old_count else old_start
+        self.new = new_start - 1 if new_count else new_start
+        self.old_left, self.new_left = old_count, new_count
+
+    def read(self, rest: Iterator[bytes]) -> None:
+        sec = self.sec
+        while self.old_left > 0 or self.new_left > 0:
+            body = next(rest, None)
+            if body is None:
+                raise InputError(f"malformed diff: it ends inside a hunk of {sec.name}")
+            mark = body[:1]
+            if mark == b"+" and self.new_left > 0:
+                self._added(body)
+            elif mark == b"-" and self.old_left > 0:
+                self._removed(body)
+            elif mark in _CONTEXT_MARKS and self.old_left > 0 and self.new_left > 0:
+                self._context(body)
+            elif mark != b"\\":  # "\ No newline at end of file" is not a line
+                raise InputError(
+                    f"malformed diff: line {_show(body)} in {sec.name} does not fit its hunk"
+                )
+
+    def _added(self, body: bytes) -> None:
+        self.new += 1
+        self.new_left -= 1
+        self.sec.added_bytes += len(body)
+        if self._keep():
+            self.sec.added[self.new] = _text(body[1:])
+
+    def _removed(self, body: bytes) -> None:
+        self.old += 1
+        self.old_left -= 1
+        self.sec.removed_bytes += len(body)
+        if self._keep():
+            self.sec.removed[self.old] = _text(body[1:])
+            self.sec.anchors[self.old] = self.new
+
+    def _context(self, body: bytes) -> None:
+        self.old += 1
+        self.new += 1
+        self.old_left -= 1
+        self.new_left -= 1
+        if self._keep():
+            self.sec.context[self.old] = self.new
+            self.sec.context_text[self.new] = _text(body[1:])
+
+    def _keep(self) -> bool:
+        sec = self.sec
+        if sec.oversized:
+            return False
+        if sec.added_bytes > self.cap or sec.removed_bytes > self.cap:
+            sec.oversized = True
+            sec.drop_lines()
+            return False
+        return True
 
 
 def parse_diff(
-    lines: Iterable[bytes], *, max_file_bytes: int, strip_prefixes: bool = True
+    lines: Iterable[bytes],
+    *,
+    max_file_bytes: int,
+    strip_prefixes: bool = True,
+    require_diff: bool = False,
 ) -> list[FileChange]:
-    """Parse a whole unified diff."""
-    return DiffParser(max_file_bytes=max_file_bytes, strip_prefixes=strip_prefixes).feed_all(lines)
+    """Parse a whole unified diff.
+
+    With ``require_diff`` (user input), text that holds no file header at all is
+    an error rather than an empty change: a mistyped file name must not pass.
+    """
+    parser = DiffParser(max_file_bytes=max_file_bytes, strip_prefixes=strip_prefixes)
+    files = parser.feed_all(lines)
+    if require_diff and not files and parser.saw_text:
+        raise InputError("not a unified diff: no 'diff --git' or '---'/'+++' file header found")
+    return files
+
+
+def _check_not_hunk_body(line: bytes, sec: Section) -> None:
+    """A content line right after a hunk means its header undercounted."""
+    if line.startswith((b"+++ ", b"\\", b"-- ")) or line.rstrip(b"\r\n") == b"--":
+        return
+    if line[:1] in (b"+", b"-", b" "):
+        raise InputError(
+            f"malformed diff: a hunk of {sec.name} has more lines than its header counts"
+        )
+
+
+def _index(sec: Section, rest: str) -> None:
+    ids, _, mode = rest.partition(" ")
+    old, _, new = ids.partition("..")
+    sec.old_blob = None if _ZERO_ID.match(old) else old
+    sec.new_blob = None if _ZERO_ID.match(new) else new
+    if mode:
+        sec.old_mode = sec.old_mode or mode
+        sec.new_mode = sec.new_mode or mode
 
 
 def _text(raw: bytes) -> str:
     return raw.rstrip(b"\n").removesuffix(b"\r").decode("utf-8", "surrogateescape")
 
 
-def _to_change(sec: _Section, max_bytes: int) -> FileChange | None:
-    old_path, new_path = sec.old_path, sec.new_path
-    if sec.header_paths is not None:
-        head_old, head_new = (strip_prefix(p) for p in sec.header_paths)
-        if old_path is None and not sec.created:
-            old_path = head_old
-        if new_path is None and not sec.deleted:
-            new_path = head_new
-    if sec.created:
-        old_path = None
-    if sec.deleted:
-        new_path = None
-    path = new_path or old_path
-    if path is None:
-        return None
-    status = _status(sec, old_path, new_path)
-    return FileChange(
-        path=path,
-        old_path=old_path,
-        status=status,
-        old_blob=sec.old_blob,
-        new_blob=sec.new_blob,
-        old_mode=sec.old_mode,
-        new_mode=sec.new_mode,
-        hunks=tuple(sec.hunks),
-        added=frozenset(sec.added),
-        removed=frozenset(sec.removed),
-        removed_anchor=sec.anchors,
-        added_text=sec.added,
-        removed_text=sec.removed,
-        context_map=sec.context,
-        binary=sec.binary,
-        skip_reason=_skip_reason(sec, max_bytes),
-    )
-
-
-def _status(sec: _Section, old_path: str | None, new_path: str | None) -> Status:
-    if old_path is None:
-        return Status.ADDED
-    if new_path is None:
-        return Status.DELETED
-    if sec.rename:
-        return Status.RENAMED
-    if sec.copy:
-        return Status.COPIED
-    if sec.old_mode and sec.new_mode and sec.old_mode != sec.new_mode and not sec.hunks:
-        return Status.MODE_ONLY if not sec.binary else Status.MODIFIED
-    return Status.MODIFIED
-
-
-def _skip_reason(sec: _Section, max_bytes: int) -> str | None:
-    modes = {sec.old_mode, sec.new_mode}
-    if SUBMODULE_MODE in modes:
-        return "submodule"
-    if sec.new_mode == SYMLINK_MODE or (sec.deleted and sec.old_mode == SYMLINK_MODE):
-        return "symlink"
-    if sec.binary:
-        return "binary file"
-    if sec.oversized:
-        return f"diff larger than {max_bytes // (1 << 20)} MiB"
-    return None
-
-
-def _merge_type_changes(changes: list[FileChange]) -> list[FileChange]:
-    """git prints a type change (file <-> symlink) as a deletion then an addition."""
-    merged: list[FileChange] = []
-    for change in changes:
-        prev = merged[-1] if merged else None
-        if (
-            prev is not None
-            and prev.status is Status.DELETED
-            and change.status is Status.ADDED
-            and prev.path == change.path
-        ):
-            merged[-1] = FileChange(
-                path=change.path,
-                old_path=prev.old_path,
-                status=Status.TYPE_CHANGED,
-                old_blob=prev.old_blob,
-                new_blob=change.new_blob,
-                old_mode=prev.old_mode,
-                new_mode=change.new_mode,
-                hunks=prev.hunks + change.hunks,
-                added=change.added,
-                removed=prev.removed,
-                removed_anchor={line: 0 for line in prev.removed},
-                added_text=change.added_text,
-                removed_text=prev.removed_text,
-                binary=prev.binary or change.binary,
-                skip_reason=change.skip_reason or prev.skip_reason,
-            )
-        else:
-            merged.append(change)
-    return merged
+def _show(line: bytes) -> str:
+    text = line.rstrip(b"\r\n")
+    shown = text[:60].decode("utf-8", "replace")
+    return repr(shown + ("..." if len(text) > 60 else ""))

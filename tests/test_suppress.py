@@ -1,0 +1,131 @@
+"""``tribunal: ignore[<analyzer>] <reason>``: downgrades, never hides; added ones are reported."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.fake_analyzers import check_in_process, installed
+from tests.gitrepo import GitRepo
+from tribunal.findings import Finding, Report, Verdict
+from tribunal.registry import SUPPRESSION_ID
+from tribunal.suppress import parse_marker
+
+
+@pytest.fixture(autouse=True)
+def _fakes() -> Iterator[None]:
+    with installed(["fake-flag"]):
+        yield
+
+
+def flagged(report: Report) -> list[Finding]:
+    return [f for f in report.findings if f.analyzer == "fake-flag"]
+
+
+def added_marks(report: Report) -> list[Finding]:
+    return [f for f in report.findings if f.analyzer == SUPPRESSION_ID]
+
+
+@pytest.mark.parametrize(
+    ("line", "parsed"),
+    [
+        ("x = 1  # tribunal: ignore[fake-flag] legacy API", ("fake-flag", "legacy API")),
+        (
+            "// tribunal: ignore[assertion-free-test] smoke test",
+            ("assertion-free-test", "smoke test"),
+        ),
+        ("/* tribunal: ignore[a-b] why not */", ("a-b", "why not")),
+        ("<!-- tribunal:ignore[x1] reason -->", ("x1", "reason")),
+        ("# tribunal: ignore[fake-flag]", ("fake-flag", "")),
+        ("#tribunal:ignore[fake-flag]   ", ("fake-flag", "")),
+        ("tribunal: ignore[fake-flag] no comment marker", None),
+        ("# tribunal: ignore fake-flag", None),
+        ("# tribunal: ignore[Fake_Flag] case", None),
+    ],
+)
+def test_parse_marker(line: str, parsed: tuple[str, str] | None) -> None:
+    assert parse_marker(line) == parsed
+
+
+def test_on_the_line_with_a_reason(repo: GitRepo) -> None:
+    repo.commit({"a.py": "x = 0\n"})
+    repo.write(
+        {"a.py": "x = 0\ny = 1  # CONTRADICT  # tribunal: ignore[fake-flag] known false alarm\n"}
+    )
+    report = check_in_process(repo)
+    (finding,) = flagged(report)
+    assert (finding.verdict, finding.suppressed, finding.line) == (
+        Verdict.UNVERIFIED,
+        "known false alarm",
+        2,
+    )
+    (mark,) = added_marks(report)
+    assert (mark.verdict, mark.file, mark.line) == (Verdict.UNVERIFIED, "a.py", 2)
+    assert mark.title == "this change adds a suppression of fake-flag"
+    assert mark.detail == "reason: known false alarm"
+
+
+def test_on_the_line_above_in_a_slash_comment(repo: GitRepo) -> None:
+    repo.commit({"a.js": "let x = 0;\n"})
+    repo.write(
+        {"a.js": "let x = 0;\n// tribunal: ignore[fake-flag] vendored\nlet y = 'CONTRADICT';\n"}
+    )
+    (finding,) = flagged(check_in_process(repo))
+    assert finding.verdict is Verdict.UNVERIFIED and finding.suppressed == "vendored"
+
+
+def test_two_lines_above_does_not_apply(repo: GitRepo) -> None:
+    repo.write({"a.py": "# tribunal: ignore[fake-flag] too far\n\nCONTRADICT = 1\n"})
+    (finding,) = flagged(check_in_process(repo))
+    assert finding.verdict is Verdict.CONTRADICTED and finding.suppressed is None
+
+
+def test_other_analyzers_marker_does_not_apply(repo: GitRepo) -> None:
+    repo.write({"a.py": "CONTRADICT = 1  # tribunal: ignore[assertion-free-test] not mine\n"})
+    (finding,) = flagged(check_in_process(repo))
+    assert finding.verdict is Verdict.CONTRADICTED
+
+
+def test_without_a_reason_is_ignored_and_says_so(repo: GitRepo) -> None:
+    repo.write({"a.py": "# tribunal: ignore[fake-flag]\nCONTRADICT = 1\n"})
+    report = check_in_process(repo)
+    (finding,) = flagged(report)
+    assert finding.verdict is Verdict.CONTRADICTED and finding.suppressed is None
+    assert "suppression at line 1 has no reason, so it was ignored" in finding.detail
+    (mark,) = added_marks(report)
+    assert mark.line == 1 and mark.verdict is Verdict.UNVERIFIED
+    assert "no reason given, so it suppresses nothing" in mark.detail
+
+
+def test_an_existing_suppression_is_honoured_without_a_new_report(repo: GitRepo) -> None:
+    repo.commit({"a.py": "# tribunal: ignore[fake-flag] reviewed in #12\nx = 0\n"})
+    repo.write({"a.py": "# tribunal: ignore[fake-flag] reviewed in #12\nx = 'CONTRADICT'\n"})
+    report = check_in_process(repo)
+    (finding,) = flagged(report)
+    assert finding.suppressed == "reviewed in #12" and finding.verdict is Verdict.UNVERIFIED
+    assert added_marks(report) == []
+
+
+def test_suppressed_findings_still_count_and_never_block(repo: GitRepo) -> None:
+    repo.write(
+        {
+            "a.py": "A = 'CONTRADICT'  # tribunal: ignore[fake-flag] ok\n\nB = 'CONTRADICT'\n",
+        }
+    )
+    report = check_in_process(repo)
+    verdicts = sorted(f.verdict for f in flagged(report))
+    assert verdicts == [Verdict.UNVERIFIED, Verdict.CONTRADICTED]
+    assert report.count(Verdict.CONTRADICTED) == 1
+
+
+def test_unverified_findings_are_marked_suppressed_too(repo: GitRepo) -> None:
+    repo.write({"a.ts": "const a = 'UNVERIFY'; /* tribunal: ignore[fake-flag] flaky */\n"})
+    (finding,) = flagged(check_in_process(repo))
+    assert finding.verdict is Verdict.UNVERIFIED and finding.suppressed == "flaky"
+
+
+def test_a_trailing_marker_does_not_cover_the_next_line(repo: GitRepo) -> None:
+    repo.write({"a.py": "A = 1  # tribunal: ignore[fake-flag] only A\nB = 'CONTRADICT'\n"})
+    (finding,) = flagged(check_in_process(repo))
+    assert finding.line == 2 and finding.verdict is Verdict.CONTRADICTED
