@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -129,3 +130,34 @@ def test_a_trailing_marker_does_not_cover_the_next_line(repo: GitRepo) -> None:
     repo.write({"a.py": "A = 1  # tribunal: ignore[fake-flag] only A\nB = 'CONTRADICT'\n"})
     (finding,) = flagged(check_in_process(repo))
     assert finding.line == 2 and finding.verdict is Verdict.CONTRADICTED
+
+
+def test_a_comment_above_decorators_covers_the_decorated_test(repo: GitRepo) -> None:
+    """Findings on a test point at its ``def`` line; the comment sits above the decorators."""
+    repo.commit({"tests/test_a.py": "import pytest\n"})
+    repo.write(
+        {
+            "tests/test_a.py": (
+                "import pytest\n\n"
+                "# tribunal: ignore[assertion-free-test] placeholder kept for the API docs\n"
+                "@pytest.mark.slow\n"
+                "@pytest.mark.timeout(5)\n"
+                "def test_placeholder():\n"
+                "    pass\n\n"
+                "@pytest.mark.slow\n"
+                "def test_unsuppressed():\n"
+                "    pass\n"
+            )
+        }
+    )
+    result = repo.tribunal("check", "--format", "json")
+    assert result.code == 0, result.stderr
+    verdicts = {
+        f["line"]: (f["verdict"], f.get("suppressed"))
+        for f in json.loads(result.stdout)["findings"]
+        if f["analyzer"] == "assertion-free-test"
+    }
+    assert verdicts == {
+        6: ("UNVERIFIED", "placeholder kept for the API docs"),
+        10: ("CONTRADICTED", None),
+    }

@@ -52,14 +52,29 @@ def _marker_for(change: Change, finding: Finding) -> tuple[int, str] | None:
     source = change.read_head(finding.file)
     if source is None:
         return None
-    for line_no in (finding.line, finding.line - 1):
-        text = source.line(line_no)
-        if line_no != finding.line and not text.lstrip().startswith(_COMMENT_STARTS):
-            continue  # above the line, only a comment-only line counts, not a trailing one
-        parsed = parse_marker(text)
+    for line_no in _candidate_lines(source.lines, finding.line):
+        parsed = parse_marker(source.line(line_no))
         if parsed is not None and parsed[0] == finding.analyzer:
             return line_no, parsed[1]
     return None
+
+
+def _candidate_lines(lines: list[str], line: int) -> Iterator[int]:
+    """The flagged line, then the comment-only lines directly above it.
+
+    Decorator lines are stepped over, so a comment above ``@pytest.mark...``
+    covers the decorated test whose finding points at its ``def`` line. A
+    trailing comment on the line above belongs to that line, not this one.
+    """
+    yield line
+    above = line - 1
+    while above >= 1:
+        text = lines[above - 1].lstrip() if above <= len(lines) else ""
+        if text.startswith(_COMMENT_STARTS):
+            yield above
+        elif not text.startswith("@"):
+            return
+        above -= 1
 
 
 def added_suppressions(change: Change) -> Iterator[Finding]:
