@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.change import Source
@@ -98,7 +98,22 @@ def code_text(node: Node, language: str) -> str:
             pieces.append(raw[start - base : end - base])
         at = end
     pieces.append(_squeeze(raw[at - base :]))
-    return b" ".join(p for p in pieces if p).decode("utf-8", "replace")
+    return _join(p for p in pieces if p).decode("utf-8", "replace")
+
+
+def _join(pieces: Iterable[bytes]) -> bytes:
+    """Join squeezed pieces with the spacing ``_squeeze`` would have given them whole.
+
+    A removed comment splits the code into pieces; a space is kept only between
+    two word characters, so ``x; // note\n}`` and ``x;}`` read the same.
+    """
+    out = bytearray()
+    for piece in pieces:
+        word_left = out and _AROUND_PUNCTUATION.fullmatch(out[-1:]) is None
+        if word_left and _AROUND_PUNCTUATION.fullmatch(piece[:1]) is None:
+            out += b" "
+        out += piece
+    return bytes(out)
 
 
 def _squeeze(code: bytes) -> bytes:
