@@ -81,6 +81,19 @@ def convene(repo: Repo, git: Git, target: Target, progress: Progress) -> Convene
     if rng is None:
         return None
     trusted = trusted_config(git, head, target.remote_name, target.ref.remote_ref)
+    return convene_planned(repo, git, target, rng, trusted, progress)
+
+
+def convene_planned(
+    repo: Repo,
+    git: Git,
+    target: Target,
+    rng: RangePlan,
+    trusted: TrustedConfig,
+    progress: Progress,
+) -> Convened:
+    """Convene ``rng`` under ``trusted`` (or reuse its summary); also ``verify-pushes``."""
+    head = rng.head
     plans = [plan(lens, trusted.config) for lens in configured_lenses(trusted.config)]
     expected = Expectation(
         head,

@@ -4,11 +4,14 @@ With plain git (the shims of ``tribunal install``) every ref of the push comes o
 stdin and each is convened; under the pre-commit framework only the first ref
 with new commits is shown to the hook (a limitation of pre-commit) and arrives
 as ``PRE_COMMIT_*`` variables. File names pre-commit passes are ignored: they
-come from the checkout, and what is judged is the pushed commit.
+come from the checkout, and what is judged is the pushed commit. Before
+convening, the bypass audit scans the reflogs for earlier pushes that got past
+the gate (``audit_hook``); it never changes the gate's decision.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
@@ -16,6 +19,7 @@ from typing import TextIO
 from tribunal.errors import ExitCode
 from tribunal.gate import evaluate
 from tribunal.gitcmd import Git
+from tribunal.hooks.audit_hook import audit_before_push
 from tribunal.hooks.convene import Target, convene
 from tribunal.hooks.output import bypass_hint, write_lines
 from tribunal.hooks.progress import Progress
@@ -30,6 +34,7 @@ def run_pre_push(
     """Exit 0 when every pushed ref passes the gate, 1 when any is rejected."""
     repo = open_repo(cwd)
     with repo.git() as git:
+        audit_before_push(repo, git, env, sys.stderr)
         push = _read_push(git, git_args, stdin, env)
         remote = push.remote_name if is_remote(git, push.remote_name) else None
         verdicts = [

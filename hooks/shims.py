@@ -1,7 +1,8 @@
 """``tribunal install`` / ``uninstall``: small hook scripts for repositories without pre-commit.
 
 The shims (``pre-commit.sh`` and ``pre-push.sh`` beside this module) run the same
-entry points as the pre-commit framework, with the Python that installed them.
+entry points as the pre-commit framework, with the Python that installed them;
+``reference-transaction.sh`` records pushes that got past the gate (it never fails).
 They go where git looks for hooks (``core.hooksPath`` is honoured). A hook that
 is already there and is not ours is never overwritten silently: without
 ``--force`` the install stops and says so; with it, the old hook is kept as
@@ -12,6 +13,7 @@ back).
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -23,8 +25,8 @@ from tribunal.gitcmd import Git
 MARKER = "# tribunal-shim:"
 CHAINED_SUFFIX = ".pre-tribunal"
 GATE_HOOKS = ("pre-commit", "pre-push")
-#: Hooks that only record bypasses (the weakened-gate audit); none in this version yet.
-AUDIT_HOOKS: tuple[str, ...] = ()
+#: Hooks that only record bypasses (the weakened-gate audit; ``reference-transaction.sh``).
+AUDIT_HOOKS: tuple[str, ...] = ("reference-transaction",)
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,23 @@ def uninstall(git: Git, hooks: tuple[str, ...]) -> list[Action]:
         else:
             actions.append(Action(hook, path, "removed"))
     return actions
+
+
+def shim_python(path: Path) -> str | None:
+    """The Python a shim of ours runs (its ``python=`` line), or None."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            head = handle.read(2048)
+    except OSError:
+        return None
+    for line in head.splitlines():
+        if line.startswith("python="):
+            try:
+                words = shlex.split(line.removeprefix("python="))
+            except ValueError:
+                return None
+            return words[0] if words else None
+    return None
 
 
 def render(hook: str) -> str:

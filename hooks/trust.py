@@ -37,7 +37,12 @@ def trusted_config(
     git: Git, head: str, remote: str | None, remote_ref: str | None
 ) -> TrustedConfig:
     """The config in force for a push of ``head`` to ``remote``."""
-    anchor = _anchor(git, remote, remote_ref)
+    return trusted_config_from(git, head, _anchor(git, remote, remote_ref))
+
+
+def trusted_config_from(git: Git, head: str, anchor: str | None) -> TrustedConfig:
+    """The config at the merge base of ``head`` with ``anchor`` (a ref or commit the team
+    trusts: the remote's default branch, or the base ``verify-pushes`` is given)."""
     commit = git.text("merge-base", head, anchor, ok_codes=(0, 1)) if anchor else ""
     trusted_blob = _blob(git, commit) if commit else None
     if trusted_blob is None:

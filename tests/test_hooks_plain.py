@@ -43,7 +43,7 @@ def test_install_writes_shims_that_uninstall_removes(tmp_path: Path) -> None:
         assert text.startswith("#!/bin/sh\n# tribunal-shim:") and repr(sys.executable)[1:-1] in text
         assert (hooks / name).stat().st_mode & 0o111
     assert "pre-push: installed" in result.stdout
-    assert user.repo.tribunal("install").stdout.count("updated") == 2
+    assert user.repo.tribunal("install").stdout.count("updated") == 3
     result = user.repo.tribunal("uninstall")
     assert result.code == 0 and sorted(p.name for p in hooks.iterdir()) == []
 
@@ -70,9 +70,14 @@ def test_a_foreign_hook_is_never_overwritten_silently(tmp_path: Path) -> None:
     assert hook.read_bytes() == original
 
 
-def test_audit_only_is_not_available_yet(user: UserRepo) -> None:
+def test_audit_only_installs_just_the_bypass_recording_hook(tmp_path: Path) -> None:
+    user = sc.make_user(tmp_path, lambda u: None)
     result = user.repo.tribunal("install", "--audit-only")
-    assert result.code == 2 and "not part of this version" in result.stdout
+    assert result.code == 0 and "reference-transaction: installed" in result.stdout
+    hooks = user.path / ".git" / "hooks"
+    assert [p.name for p in hooks.iterdir() if not p.name.endswith(".sample")] == [
+        "reference-transaction"
+    ]
 
 
 def test_commit_blocked_and_clean_commit(user: UserRepo) -> None:

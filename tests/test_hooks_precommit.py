@@ -42,9 +42,16 @@ def snapshot_project(dest: Path) -> str:
     return run_git(dest, ["rev-parse", "HEAD"], {}, check=True).stdout.strip()
 
 
+#: Built once per session, also for other modules that import ``framework`` (a fixture
+#: imported into a second module is a second fixture to pytest, with its own cache).
+_BUILT: list[dict[str, str]] = []
+
+
 @pytest.fixture(scope="session")
 def framework(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The hook repository, its rev, and a PRE_COMMIT_HOME with the environment built."""
+    if _BUILT:
+        return _BUILT[0]
     hook_repo = tmp_path_factory.mktemp("hook-repo")
     rev = snapshot_project(hook_repo)
     home = tmp_path_factory.mktemp("pre-commit-home")
@@ -53,6 +60,7 @@ def framework(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     write_config(scratch, setup)
     result = pre_commit(scratch, "install-hooks")
     assert result.returncode == 0, result.stdout + result.stderr
+    _BUILT.append(setup)
     return setup
 
 

@@ -36,7 +36,16 @@ exit codes:
 
 #: Command modules, in ``--help`` order. Each has ``add_parser(subparsers, epilog)``
 #: which registers its flags and sets ``func`` to a ``(Namespace) -> int``.
-COMMAND_MODULES = ("check", "hook", "convene", "install", "propose", "council")
+COMMAND_MODULES = (
+    "check",
+    "hook",
+    "convene",
+    "install",
+    "audit",
+    "verify_pushes",
+    "propose",
+    "council",
+)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

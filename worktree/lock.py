@@ -30,9 +30,10 @@ def state_dir(common_dir: Path) -> Path:
 
 
 @contextlib.contextmanager
-def admin_lock(common_dir: Path, timeout: float = 60.0) -> Iterator[None]:
-    """Hold the repository's worktree lock; raise ``LockTimeout`` after ``timeout`` s."""
-    path = state_dir(common_dir) / LOCK_NAME
+def admin_lock(common_dir: Path, timeout: float = 60.0, name: str = LOCK_NAME) -> Iterator[None]:
+    """Hold the repository's lock ``name`` (default: the worktree lock); raise
+    ``LockTimeout`` after ``timeout`` s."""
+    path = state_dir(common_dir) / name
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:

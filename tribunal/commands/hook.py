@@ -27,6 +27,9 @@ written by `tribunal install` call these; you rarely need to.
                summary.json, and reject the push unless it shows a unanimous
                verified pass (with plain git: REMOTE URL arguments and the
                ref lines on stdin; under pre-commit: the PRE_COMMIT_* variables)
+  reference-transaction
+               record pushes whose commit got past the gate in the
+               weakened-gate log (see `tribunal audit`); always exits 0
 """
 
 
@@ -45,6 +48,12 @@ def add_parser(sub: Any, epilog: str) -> None:
     pre_push = hooks.add_parser("pre-push", help="convene the pushed refs and gate the push")
     pre_push.add_argument("git_args", nargs="*", metavar="REMOTE URL", help="as git passes them")
     pre_push.set_defaults(func=run_pre_push)
+    ref_tx = hooks.add_parser(
+        "reference-transaction", help="record pushes that got past the gate (always exits 0)"
+    )
+    ref_tx.add_argument("state", help="as git passes it: prepared, committed or aborted")
+    ref_tx.add_argument("git_pid", nargs="?", type=int, help=argparse.SUPPRESS)
+    ref_tx.set_defaults(func=run_reference_transaction)
 
 
 def run_pre_commit(ns: argparse.Namespace) -> int:
@@ -60,6 +69,17 @@ def run_pre_push(ns: argparse.Namespace) -> int:
         return run(Path.cwd(), list(ns.git_args), sys.stdin, os.environ, sys.stdout)
 
     return fail_closed("pre-push", body)
+
+
+def run_reference_transaction(ns: argparse.Namespace) -> int:
+    """Never fails: a non-zero exit here would abort git's ref updates."""
+    try:
+        from tribunal.hooks.audit_hook import run_reference_transaction as run
+
+        return run(Path.cwd(), ns.state, ns.git_pid, sys.stdin, sys.stderr)
+    except BaseException as exc:  # not even Ctrl-C may turn into a failed ref update
+        print(f"tribunal: the bypass audit hook failed: {exc!r}", file=sys.stderr)
+        return ExitCode.OK
 
 
 def fail_closed(stage: str, body: Callable[[], int]) -> int:

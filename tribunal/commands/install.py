@@ -16,6 +16,14 @@ directory (core.hooksPath is honoured) that run `tribunal hook pre-commit` and
 which shows a pre-push hook only the first ref with new commits, these see and
 convene every ref of a push.
 
+Also a reference-transaction hook that records pushes which got past the gate
+(--no-verify, SKIP=tribunal-convene, a ref pre-commit did not convene) in the
+weakened-gate log; it never fails a git command. --audit-only installs just
+that one, for repositories whose gate runs under the pre-commit framework
+(which cannot install it; tribunal-convene installs it on its first run).
+The first install takes the existing reflogs as the audit's starting point;
+later ones also scan them for pushes past the gate (see `tribunal audit`).
+
 A hook that is already there and is not tribunal's is never overwritten: the
 install stops and says so. With --force it is kept as <hook>.pre-tribunal and
 run before tribunal's (and `tribunal uninstall` puts it back).
@@ -50,14 +58,19 @@ def add_parser(sub: Any, epilog: str) -> None:
 def run_install(ns: argparse.Namespace) -> int:
     from tribunal.gitcmd import Git
     from tribunal.hooks import shims
+    from tribunal.hooks.audit_hook import lazy
+    from tribunal.hooks.repo import open_repo
 
     hooks = shims.AUDIT_HOOKS if ns.audit_only else shims.GATE_HOOKS + shims.AUDIT_HOOKS
-    if not hooks:
-        print("tribunal: the bypass-audit hook is not part of this version; nothing installed")
-        return ExitCode.USAGE
     with Git(Path.cwd()) as git:
         actions = shims.install(git, hooks, force=ns.force)
     _print(actions)
+    repo = open_repo(Path.cwd())
+    try:
+        with repo.git() as git:
+            lazy(repo, git, "install", sys.stderr)
+    except Exception as exc:  # the hooks are in place; the scan runs again at every push
+        print(f"tribunal: warning: the reflog scan could not run: {exc}", file=sys.stderr)
     return ExitCode.OK
 
 

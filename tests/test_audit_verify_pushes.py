@@ -1,0 +1,110 @@
+"""``tribunal verify-pushes``: CI re-running the gate on pushed commits, in a fresh clone."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.gitrepo import GitRepo
+from tests.hooktools import ASSERTION_FREE_TEST, GOOD_TEST
+
+CALC = {"calc.py": "def add(a, b):\n    return a + b\n"}
+
+
+@pytest.fixture
+def dev(tmp_path: Path) -> GitRepo:
+    """A developer's repository; what it pushes is checked in a clone of the remote."""
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
+    repo = GitRepo.init(tmp_path / "dev")
+    repo.git("remote", "add", "origin", str(remote))
+    repo.commit(CALC, "init")
+    repo.git("push", "-q", "origin", "main")
+    return repo
+
+
+def ci_clone(dev: GitRepo, tmp_path: Path) -> GitRepo:
+    """What CI has: a fresh clone with full history, no hooks, no tribunal state."""
+    dev.git("push", "-q", "--force", "origin", "HEAD:refs/heads/pushed")
+    path = tmp_path / "ci"
+    subprocess.run(
+        ["git", "clone", "-q", str(dev.git("remote", "get-url", "origin")), str(path)], check=True
+    )
+    return GitRepo(path)
+
+
+def test_a_pushed_range_with_a_contradicted_commit_is_rejected(
+    dev: GitRepo, tmp_path: Path
+) -> None:
+    base = dev.git("rev-parse", "HEAD")
+    bad = dev.commit({"tests/test_bad.py": ASSERTION_FREE_TEST}, "add a test")
+    ci = ci_clone(dev, tmp_path)
+    result = ci.tribunal("verify-pushes", "--base", base, "--head", "origin/pushed")
+    assert result.code == 1, result.stderr
+    assert f"push of {base[:12]}..{bad[:12]} ({bad[:12]}) rejected" in result.stdout
+    assert "tests/test_bad.py:1  [tests/assertion-free-test]" in result.stdout
+    assert f"verify-pushes {base[:12]}..{bad[:12]}: rejected" in result.stdout
+    as_json = json.loads(
+        ci.tribunal("verify-pushes", f"{base}..origin/pushed", "--format", "json").stdout
+    )
+    assert as_json["results"][0]["passed"] is False and as_json["head"] == bad
+
+
+def test_a_clean_range_passes_and_an_empty_one_has_nothing_to_verify(
+    dev: GitRepo, tmp_path: Path
+) -> None:
+    base = dev.git("rev-parse", "HEAD")
+    good = dev.commit({"tests/test_calc.py": GOOD_TEST}, "test add")
+    ci = ci_clone(dev, tmp_path)
+    result = ci.tribunal("verify-pushes", "--base", base, "--head", "origin/pushed")
+    assert result.code == 0, result.stdout + result.stderr
+    assert f"tribunal: ✓ {base[:12]}..{good[:12]} ({good[:12]}): unanimous pass" in result.stdout
+    nothing = ci.tribunal("verify-pushes", "--base", "origin/pushed", "--head", base)
+    assert nothing.code == 0 and "nothing to verify" in nothing.stdout
+
+
+def test_each_commit_catches_a_bad_commit_that_a_later_one_fixed(
+    dev: GitRepo, tmp_path: Path
+) -> None:
+    base = dev.git("rev-parse", "HEAD")
+    bad = dev.commit({"tests/test_calc.py": ASSERTION_FREE_TEST}, "placeholder test")
+    dev.commit({"tests/test_calc.py": GOOD_TEST}, "real test")
+    ci = ci_clone(dev, tmp_path)
+    whole = ci.tribunal("verify-pushes", "--base", base, "--head", "origin/pushed")
+    assert whole.code == 0, whole.stdout
+    each = ci.tribunal("verify-pushes", "--base", base, "--head", "origin/pushed", "--each-commit")
+    assert each.code == 1
+    assert f"push of {base[:12]}..{bad[:12]} ({bad[:12]}) rejected" in each.stdout
+    assert each.stdout.count("unanimous pass") == 1
+
+
+def test_the_config_comes_from_the_base_never_from_the_pushed_change(
+    dev: GitRepo, tmp_path: Path
+) -> None:
+    base = dev.git("rev-parse", "HEAD")
+    weaker = "analyzers:\n  assertion-free-test: false\n"
+    dev.commit({"tribunal.yml": weaker, "tests/test_bad.py": ASSERTION_FREE_TEST}, "sneak")
+    ci = ci_clone(dev, tmp_path)
+    result = ci.tribunal(
+        "verify-pushes", "--base", base, "--head", "origin/pushed", env={"TRIBUNAL_CONFIG": weaker}
+    )
+    assert result.code == 1
+    assert "lens tests: CONTRADICTED" in result.stdout
+    assert "gate weakened by this change: disables analyzer assertion-free-test" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--base", "0" * 40), "all zeros (a new branch)"),
+        (("--head", "HEAD"), "--base is required"),
+        (("--base", "nope"), "--base nope: no such commit"),
+        (("HEAD~1..HEAD", "--base", "HEAD"), "not both"),
+    ],
+)
+def test_usage_errors_say_what_to_do(dev: GitRepo, args: tuple[str, ...], message: str) -> None:
+    result = dev.tribunal("verify-pushes", *args)
+    assert result.code == 2 and message in result.stderr
