@@ -146,11 +146,16 @@ def test_star_import_is_followed_and_its_all_respected(repo: GitRepo) -> None:
     ]
 
 
-def test_namespace_package_missing_member_is_contradicted(repo: GitRepo) -> None:
+def test_namespace_package_members_are_open_but_its_modules_are_not(repo: GitRepo) -> None:
+    """A namespace package may have portions elsewhere on sys.path; its module files do not."""
     base = {"nsx/tools/a.py": "A = 1\n", "x.py": ""}
-    head = {"x.py": "from nsx.tools import a, b\nfrom nsx.tools.a import A\n"}
+    head = {"x.py": "from nsx.tools import a, b\nfrom nsx.tools.a import A, Z\n"}
     found = judged(repo, base, head)
-    assert [(f.verdict.name, f.title) for f in found] == [(C, "'nsx.tools' has no name 'b'")]
+    assert [(f.verdict.name, f.title) for f in found] == [
+        (U, "'nsx.tools' has no name 'b'"),
+        (C, "'nsx.tools.a' has no name 'Z'"),
+    ]
+    assert "namespace package" in found[0].detail
 
 
 def test_deleted_line_inside_a_multiline_import_puts_it_in_scope(repo: GitRepo) -> None:

@@ -32,6 +32,7 @@ class Default(NamedTuple):
     line: int
     body: str = ""  # the function's code, to tell a moved function from a namesake
 
+
 _DATACLASS_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "attrs", "s"})
 _MODEL_BASES = frozenset({"NamedTuple", "BaseModel", "BaseSettings"})
 
@@ -68,7 +69,8 @@ def literal_value(node: ast.expr) -> Hashable | None:
         values = [literal_value(v) for v in node.values]
         if any(x is None for x in (*keys, *values)):
             return None
-        return ("dict", frozenset(zip(keys, values, strict=True)))
+        built = dict(zip(keys, values, strict=True))  # a repeated key keeps its last value
+        return ("dict", frozenset(built.items()))
     return None
 
 
@@ -85,9 +87,47 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Iterat
 
 
 def _fields(node: ast.ClassDef, name: str) -> Iterator[Default]:
+    """Annotated class attributes that are ``__init__`` parameters.
+
+    Not a ``ClassVar``, not ``field(init=False)``, and, for models (pydantic,
+    ``NamedTuple``), not an underscored private attribute.
+    """
+    model = not _decorated(node)
     for stmt in node.body:
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
-            yield _default(name, stmt.target.id, _field_default(stmt.value))
+        if not (
+            isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value
+        ):
+            continue
+        if _is_class_var(stmt.annotation) or _not_in_init(stmt.value):
+            continue
+        if model and stmt.target.id.startswith("_"):
+            continue
+        yield _default(name, stmt.target.id, _field_default(stmt.value))
+
+
+def _is_class_var(annotation: ast.expr) -> bool:
+    target = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    if isinstance(target, ast.Constant) and isinstance(target.value, str):
+        return "ClassVar" in target.value  # a string annotation
+    return _call_name(target) == "ClassVar"
+
+
+def _not_in_init(value: ast.expr) -> bool:
+    """``field(init=False, ...)`` / ``attr.ib(init=False)``: not a parameter at all."""
+    if not isinstance(value, ast.Call):
+        return False
+    return any(
+        k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+        for k in value.keywords
+    )
+
+
+def _decorated(node: ast.ClassDef) -> bool:
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if _call_name(target) in _DATACLASS_DECORATORS:
+            return True
+    return False
 
 
 def _field_default(value: ast.expr) -> ast.expr:
@@ -106,11 +146,7 @@ def _default(function: str, param: str, node: ast.expr) -> Default:
 
 
 def _dataclass_like(node: ast.ClassDef) -> bool:
-    for decorator in node.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if _call_name(target) in _DATACLASS_DECORATORS:
-            return True
-    return any(_call_name(base) in _MODEL_BASES for base in node.bases)
+    return _decorated(node) or any(_call_name(base) in _MODEL_BASES for base in node.bases)
 
 
 def _call_name(node: ast.expr) -> str:

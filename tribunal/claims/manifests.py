@@ -32,9 +32,10 @@ _NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optiona
 
 @dataclass(frozen=True)
 class Dependency:
-    name: str  # normalized: PEP 503 for Python, as written for npm
+    name: str  # normalized: PEP 503 for Python, as written for npm (an alias's target)
     section: str
     text: str  # the entry as written, for evidence
+    alias: str | None = None  # npm ``"alias": "npm:real@1"``: the key it is installed under
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Declared:
     uncertain: list[str] = field(default_factory=list)
     error: str | None = None
     project: str | None = None  # the manifest's own name: ``pkg[extra]`` refers to itself
+    includes: list[str] = field(default_factory=list)  # ``-r other.txt``, relative paths
 
 
 def canonical(name: str) -> str:
@@ -66,10 +68,13 @@ def kind_of(path: str) -> str | None:
     return None
 
 
-def parse_manifest(path: str, text: str) -> Declared:
-    """The dependencies ``text`` (the contents of ``path``) declares."""
+def parse_manifest(path: str, text: str, force: str | None = None) -> Declared:
+    """The dependencies ``text`` (the contents of ``path``) declares.
+
+    ``force`` reads it as that kind whatever its name (``-r common.txt``).
+    """
     out = Declared(path)
-    kind = kind_of(path)
+    kind = force or kind_of(path)
     try:
         if kind == "pyproject.toml":
             _pyproject(tomllib.loads(text), out)
@@ -117,6 +122,10 @@ def _pyproject(data: Mapping[str, Any], out: Declared) -> None:
     _add_pep508(_list(_table(data, "build-system"), "requires"), "build-system.requires", out)
     tool = _table(data, "tool")
     _add_pep508(_list(_table(tool, "uv"), "dev-dependencies"), "tool.uv.dev-dependencies", out)
+    _add_pep508(_list(_table(tool, "rye"), "dev-dependencies"), "tool.rye.dev-dependencies", out)
+    for env, body in _table(_table(tool, "hatch"), "envs").items():
+        for key in ("dependencies", "extra-dependencies"):
+            _add_pep508(_list(_table_of(body), key), f"tool.hatch.envs.{env}.{key}", out)
     for group, items in _table(_table(tool, "pdm"), "dev-dependencies").items():
         _add_pep508(_as_list(items), f"tool.pdm.dev-dependencies.{group}", out)
     _poetry(_table(tool, "poetry"), out)
@@ -149,8 +158,21 @@ def _package_json(data: Any, out: Declared) -> None:
         out.error = f"{out.path}: not a JSON object"
         return
     for section in _NPM_SECTIONS:
-        _add_keys(_table(data, section), section, out, python=False)
+        for key, spec in _table(data, section).items():
+            target = _npm_alias(spec)
+            name = target or key
+            text = f"{key} (npm:{target})" if target else key
+            out.deps.append(Dependency(name, section, text, alias=key if target else None))
     out.project = data["name"] if isinstance(data.get("name"), str) else None
+
+
+def _npm_alias(spec: Any) -> str | None:
+    """``npm:real-name@^1`` -> ``real-name`` (installed under another key)."""
+    if not isinstance(spec, str) or not spec.startswith("npm:"):
+        return None
+    rest = spec[4:]
+    at = rest.find("@", 1)  # a scope's leading ``@`` is part of the name
+    return (rest[:at] if at > 0 else rest) or None
 
 
 def _setup_cfg(text: str, out: Declared) -> None:
@@ -186,7 +208,9 @@ def _requirements(text: str, section: str, out: Declared) -> None:
         if entry.startswith(("-e", "--editable")):
             _add_requirement(entry.split(None, 1)[-1] if " " in entry else entry[2:], section, out)
         elif entry.startswith("-"):
-            continue  # -r/-c includes are manifests of their own; other options name nothing
+            include = re.match(r"(?:-r|--requirement)(?:\s+|=|(?=[^\s=]))(\S+)", entry)
+            if include:  # followed by the caller, which can read other files
+                out.includes.append(include[1])
         else:
             _add_requirement(entry.split(" --", 1)[0], section, out)
 
@@ -214,3 +238,7 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
 
 def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+def _table_of(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}

@@ -19,14 +19,20 @@ from tribunal.paths import is_js_family, language_of
 CODE_LANGUAGES = ("python", "javascript", "typescript", "tsx")
 
 _TOOLING_DIRS = frozenset(
-    {"scripts", "script", "examples", "example", "docs", "doc", "bench", "benchmarks", "tools"}
-)
+    {"scripts", "script", "examples", "example", "docs", "doc", "bench", "benchmarks", "tools",
+     "migrations", "alembic"}
+)  # fmt: skip
 _TOOLING_FILES = frozenset(
     {"setup.py", "noxfile.py", "fabfile.py", "conftest.py", "__main__.py", "manage.py"}
 )
 _JS_CONFIG = re.compile(r"(?:^\.[\w-]+rc\.[cm]?[jt]s$)|(?:\.config\.[cm]?[jt]sx?$)")
-_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testing", "e2e"})
-_TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "conftest"})
+_TEST_DIRS = frozenset(
+    {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "cypress", "playwright"}
+)  # fmt: skip
+#: ``cy``: Cypress specs (``login.cy.ts``).
+_TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "conftest", "cy"})
+#: Files that are tests in a format Tribunal does not read (Gherkin, Robot Framework, Bats).
+TEST_FORMATS = frozenset({"feature", "robot", "bats"})
 
 
 def looks_like_test(path: str) -> bool:
@@ -37,7 +43,7 @@ def looks_like_test(path: str) -> bool:
     Tribunal cannot read, which must never be taken for "no test".
     """
     parts = path.split("/")
-    if any(p in _TEST_DIRS for p in parts[:-1]):
+    if any(p in _TEST_DIRS for p in parts[:-1]) or path.rsplit(".", 1)[-1] in TEST_FORMATS:
         return True
     return not _TEST_WORDS.isdisjoint(stem_words(path))
 
@@ -49,6 +55,19 @@ def is_tooling(path: str) -> bool:
     if name in _TOOLING_FILES or _JS_CONFIG.search(name):
         return True
     return any(p in _TOOLING_DIRS for p in parts[:-1])
+
+
+def is_private_module(path: str) -> bool:
+    """A Python module behind an underscore (``pkg/_impl.py``, ``pkg/_internal/x.py``).
+
+    Its names are public only where a public module re-exports them, which an
+    unchanged ``__init__`` may do out of sight.
+    """
+    if language_of(path) != "python":
+        return False
+    parts = path.split("/")
+    parts[-1] = parts[-1].split(".", 1)[0]
+    return any(p.startswith("_") and not (p.startswith("__") and p.endswith("__")) for p in parts)
 
 
 def source_modules(change: Change) -> list[FileChange]:

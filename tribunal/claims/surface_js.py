@@ -13,6 +13,7 @@ from __future__ import annotations
 import posixpath
 from typing import TYPE_CHECKING
 
+from tribunal.analyzers.hallucinated_symbol.js_exports import declared_names, implicit_exports
 from tribunal.claims.surface_py import Reader, Surface
 from tribunal.lang.js import field, text
 from tribunal.lang.trees import js_tree
@@ -38,6 +39,8 @@ def module_exports(path: str, read: Reader, _seen: frozenset[str] = frozenset())
         return Surface(doubts=[f"{path}: could not be read"])
     root = js_tree(source, language).root_node
     out = Surface()
+    if path.endswith((".d.ts", ".d.mts", ".d.cts")):
+        out.names.update(implicit_exports(root))
     if root.has_error:
         out.doubts.append(f"{path}: has syntax the parser could not read")
     for statement in root.named_children:
@@ -98,35 +101,8 @@ def resolve(path: str, spec: str, read: Reader) -> str | None:
 
 
 def _declared(node: Node) -> set[str]:
-    if node.type in _NAMED:
-        name = field(node, "name")
-        return {text(name)} if name is not None else set()
-    if node.type in ("lexical_declaration", "variable_declaration"):
-        names: set[str] = set()
-        for declarator in node.named_children:
-            target = field(declarator, "name")
-            if declarator.type == "variable_declarator" and target is not None:
-                names |= _pattern_names(target)
-        return names
-    if node.type == "ambient_declaration":
-        return set().union(*(_declared(c) for c in node.named_children))
-    return set()
-
-
-def _pattern_names(node: Node) -> set[str]:
-    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
-        return {text(node)}
-    if node.type == "pair_pattern":
-        value = field(node, "value")
-        return _pattern_names(value) if value is not None else set()
-    if node.type in ("assignment_pattern", "object_assignment_pattern"):
-        left = field(node, "left")
-        return _pattern_names(left) if left is not None else set()
-    names: set[str] = set()
-    if node.type in ("object_pattern", "array_pattern", "rest_pattern"):
-        for child in node.named_children:
-            names |= _pattern_names(child)
-    return names
+    """Names a declaration binds: the reader hallucinated-symbol uses, so both agree."""
+    return set(declared_names(node))
 
 
 def _source(node: Node) -> str:

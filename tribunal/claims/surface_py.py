@@ -189,8 +189,8 @@ def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Statements that run at import: the body, and the bodies of if/try/with blocks."""
     for node in body:
         yield node
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            yield from _module_level(node.orelse)  # the body never runs
+        if isinstance(node, ast.If) and (_is_type_checking(node.test) or _is_main(node.test)):
+            yield from _module_level(node.orelse)  # the body never runs on import
         elif isinstance(node, ast.If | ast.With | ast.AsyncWith | ast.For | ast.While):
             yield from _module_level(node.body)
             yield from _module_level(getattr(node, "orelse", []))
@@ -204,6 +204,17 @@ def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 def _is_type_checking(test: ast.expr) -> bool:
     name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", "")
     return name == "TYPE_CHECKING"
+
+
+def _is_main(test: ast.expr) -> bool:
+    """``if __name__ == "__main__":`` (either order): a script's block, never run on import."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    named = any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides)
+    return named and any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides)
 
 
 def _all_call_names(method: str, args: list[ast.expr]) -> set[str] | None:

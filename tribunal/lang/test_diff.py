@@ -105,9 +105,19 @@ def is_test_path(change: Change, path: str) -> bool:
     return False
 
 
-def judge(record: TestRecord) -> Verdict:
-    """Whether the test can fail: PASS when an assertion is reachable."""
+def judge(record: TestRecord, change: Change | None = None) -> Verdict:
+    """Whether the test can fail: PASS when an assertion is reachable.
+
+    With ``change``, a Python test is judged in its project the way
+    assertion-free-test judges it (``conftest.py`` autouse fixtures and hooks,
+    ``usefixtures``, autouse fixtures its imports bring in), so the two never
+    disagree about a head test. JS/TS tests have no such outside setup here.
+    """
     if record.language == "python":
+        if change is not None:
+            from tribunal.lang.pytest_project import judge_in_project
+
+            return judge_in_project(change, record.path, record.test, record.index).verdict
         from tribunal.lang.python_judge import judge_test as judge_python
 
         return judge_python(record.test, record.index).verdict

@@ -2,13 +2,18 @@
 
 Named declarations (destructured ``const { a, b } = ...`` included), type
 declarations, ``export { a as b }``, ``export * as ns`` and re-exports count;
-``export * from`` specifiers are returned for the resolver to follow. ``export
-=``, CommonJS (``module.exports``, ``exports.x``), AMD ``define()``, a parse
-error, or a file that is not a module at all leave the set uncertain.
+``export * from`` specifiers are returned for the resolver to follow. A
+``.d.ts`` without export declarations exports every top-level declaration
+(TypeScript's export-context rule), a JS module exports its JSDoc
+``@typedef`` / ``@callback`` types, and ``export default class Foo`` exports
+no ``Foo``. ``export =``, CommonJS (``module.exports``, ``exports.x``), AMD
+``define()``, a parse error, or a file that is not a module at all leave the
+set uncertain.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,11 +43,12 @@ class ExportSet:
     uncertain: str | None = None
 
 
-def read_exports(tree: Tree, language: str) -> ExportSet:
+def read_exports(tree: Tree, language: str, declaration_file: bool = False) -> ExportSet:
+    """``declaration_file``: a ``.d.ts``, where declarations may be exported implicitly."""
     root = tree.root_node
     if js.error_nodes(root):
         return ExportSet(frozenset(), uncertain="it has a syntax error this parser cannot read")
-    names: set[str] = set()
+    names: set[str] = set(implicit_exports(root) if declaration_file else ())
     stars: list[str] = []
     uncertain: str | None = None
     is_module = False
@@ -56,7 +62,38 @@ def read_exports(tree: Tree, language: str) -> ExportSet:
         uncertain = "it uses CommonJS or AMD exports"
     if uncertain is None and not is_module:
         uncertain = "it has no import or export: a script, or a module this reader cannot see"
+    if language == "javascript" and b"@" in (root.text or b""):
+        typedefs = jsdoc_types((root.text or b"").decode("utf-8", "replace"))
+        if typedefs is None:
+            uncertain = uncertain or "it declares JSDoc types this reader cannot name"
+        names.update(typedefs or ())
     return ExportSet(frozenset(names), tuple(stars), uncertain)
+
+
+_JSDOC_TYPE = re.compile(r"@(?:typedef|callback)\b")
+_IDENTIFIER = re.compile(r"\s*([A-Za-z_$][\w$]*)")
+
+
+def jsdoc_types(text: str) -> list[str] | None:
+    """Types a JS module exports through JSDoc ``@typedef`` / ``@callback`` (for TypeScript's
+    ``checkJs``); None when a tag's name cannot be read."""
+    out = []
+    for match in _JSDOC_TYPE.finditer(text):
+        index = match.end()
+        while index < len(text) and text[index] in " \t":
+            index += 1
+        if text.startswith("{", index):
+            depth = 0
+            while index < len(text):
+                depth += {"{": 1, "}": -1}.get(text[index], 0)
+                index += 1
+                if depth == 0:
+                    break
+        name = _IDENTIFIER.match(text, index)
+        if name is None:
+            return None
+        out.append(name[1])
+    return out
 
 
 def _export(node: Node, names: set[str], stars: list[str]) -> str | None:
@@ -64,10 +101,10 @@ def _export(node: Node, names: set[str], stars: list[str]) -> str | None:
     children = {c.type for c in node.children}
     if "=" in children:
         return "it uses `export =`"
-    if "default" in children:
-        names.add("default")
     declaration = node.child_by_field_name("declaration")
-    if declaration is not None:
+    if "default" in children:
+        names.add("default")  # ``export default class Foo`` exports no ``Foo``
+    elif declaration is not None:
         names.update(declared_names(declaration))
     source = node.child_by_field_name("source")
     for child in node.named_children:
@@ -89,6 +126,8 @@ def declared_names(node: Node) -> list[str]:
         return [n for child in node.named_children for n in declared_names(child)]
     if node.type in _NAMED:
         name = node.child_by_field_name("name")
+        if name is not None and name.type == "nested_identifier":
+            return [js.text(name).split(".", 1)[0].strip()]  # ``namespace A.B`` declares ``A``
         return [js.text(name)] if name is not None and name.type != "string" else []
     if node.type in _VARIABLES:
         out: list[str] = []
@@ -100,6 +139,29 @@ def declared_names(node: Node) -> list[str]:
     if node.type == "import_alias":
         return [js.text(c) for c in node.named_children[:1] if c.type == "identifier"]
     return []
+
+
+def implicit_exports(root: Node) -> list[str]:
+    """What a ``.d.ts`` exports without ``export``: every top-level declaration, unless the
+    file has an export declaration (``export {}``, ``export *``, ``export =``, ``export
+    default <expr>``), which turns that off (TypeScript's "export context" rule)."""
+    statements = root.named_children
+    if any(_is_export_declaration(node) for node in statements):
+        return []
+    out: list[str] = []
+    for node in statements:
+        if node.type != "export_statement":
+            out += declared_names(node)
+    return out
+
+
+def _is_export_declaration(node: Node) -> bool:
+    if node.type != "export_statement":
+        return False
+    kinds = {c.type for c in node.children}
+    if kinds & {"export_clause", "*", "=", "namespace_export"}:
+        return True
+    return "default" in kinds and node.child_by_field_name("declaration") is None
 
 
 def pattern_names(node: Node) -> list[str]:

@@ -4,7 +4,9 @@ A relative or path-mapped in-repository specifier that resolves to no file,
 and a name missing from an in-repository module whose export set is certain,
 are contradictions. Packages from ``node_modules`` are checked when their
 exports can be enumerated, at most UNVERIFIED; a package that is not installed
-is UNVERIFIED. An ERROR node in the statement caps its verdict at UNVERIFIED.
+is UNVERIFIED. An ERROR node in the statement, or an ambient ``declare module``
+that names the specifier (``js_ambient``), caps its verdict at UNVERIFIED. A
+script and its declaration file (``y.js`` + ``y.d.ts``) are one module.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.js_ambient import AmbientModules
 from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet, read_exports
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, JsName
 from tribunal.analyzers.hallucinated_symbol.js_packages import Packages
@@ -58,6 +61,7 @@ class ScriptSide:
         self.packages = Packages(self.tree, lambda: self.tree.paths, run.change.root)
         self.configs = TsConfigs(self.tree, self._find_package)
         self.resolver = ScriptResolver(self.tree, self.packages, self.configs)
+        self.ambient = AmbientModules(run)
         self._exports: dict[tuple[int, str], ExportSet] = {}
         self._parsed: dict[tuple[int, str], Tree | None] = {}
 
@@ -81,6 +85,9 @@ class ScriptSide:
             outcomes = self._resolved(imp, found)
         if imp.broken:
             outcomes = [o.downgraded("the statement has a syntax error") for o in outcomes]
+        if self.side == "head" and any(o.verdict is Verdict.CONTRADICTED for o in outcomes):
+            doubt = self.ambient.doubt(imp.specifier) or self.ambient.doubt(specifier)
+            outcomes = [o.downgraded(doubt) for o in outcomes] if doubt else outcomes
         return outcomes
 
     # -- in the repository -------------------------------------------------------------
@@ -89,10 +96,24 @@ class ScriptSide:
         outcomes = [passed(imp.line, imp.end_line, imp.specifier)]
         if language_of(target.path) is None:
             return self._all_pass(imp)  # a non-code file: it exists, its names are the bundler's
-        exports = self.exports(target.tree, target.path)
+        exports = self._with_twins(target.tree, target.path)
         for name in imp.names:
             outcomes.append(self._judge_name(imp, name, target, exports))
         return outcomes
+
+    def _with_twins(self, tree: FileTree, path: str) -> ExportSet:
+        """Exports of ``path`` and of its twins (``y.js`` + ``y.d.ts``): the type checker reads
+        the declarations, the runtime the script, and a name either has is there."""
+        own = self.exports(tree, path)
+        twins = [t for t in twin_paths(path) if t != path and tree.is_file(t)]
+        if not twins:
+            return own
+        names, uncertain = set(own.names), own.uncertain
+        for twin in twins:
+            other = self.exports(tree, twin)
+            names |= other.names
+            uncertain = uncertain or other.uncertain
+        return ExportSet(frozenset(names), own.stars, uncertain)
 
     def _judge_name(
         self, imp: JsImport, name: JsName, target: Resolved, exports: ExportSet
@@ -154,6 +175,8 @@ class ScriptSide:
                 return f"{base} matches a generated-path pattern"
             if self._through_file(base):
                 return "a directory on its path is a link or file this analyzer cannot follow"
+            if self.tree.is_file(join(base, "package.json")):
+                return f"{join(base, 'package.json')} points its entry at a file the build makes"
         probes = [b + ext for b in tried for ext in ("", ".js", ".ts", "/index.js", "/index.ts")]
         ignored = self.run.ignore.any_ignored(probes)
         if ignored is None:
@@ -201,7 +224,8 @@ class ScriptSide:
         parsed = self._parse(tree, path)
         if parsed is None:
             return ExportSet(frozenset(), uncertain=f"{path} cannot be read")
-        own = read_exports(parsed, language_of(path) or "javascript")
+        declaration = path.endswith((".d.ts", ".d.mts", ".d.cts"))
+        own = read_exports(parsed, language_of(path) or "javascript", declaration)
         names = set(own.names)
         uncertain = own.uncertain
         for star in own.stars:
@@ -248,6 +272,23 @@ def _parse(source: Source, language: str) -> Tree:
         if language in js.GRAMMARS
         else js.parse(source.data, "javascript")
     )
+
+
+_FAMILIES = (
+    (".d.ts", ".ts", ".tsx", ".js", ".jsx"),
+    (".d.mts", ".mts", ".mjs"),
+    (".d.cts", ".cts", ".cjs"),
+)
+
+
+def twin_paths(path: str) -> list[str]:
+    """The same module's other files: ``a.js`` -> ``a.d.ts``, ``a.ts``, ``a.tsx``, ``a.jsx``."""
+    for family in _FAMILIES:
+        for ext in family:
+            if path.endswith(ext):
+                stem = path[: -len(ext)]
+                return [stem + other for other in family]
+    return []
 
 
 def _split_query(specifier: str) -> tuple[str, str]:

@@ -2,10 +2,11 @@
 
 Relative specifiers, ``tsconfig`` ``paths`` and ``baseUrl``, ``package.json``
 ``imports`` (``#internal``) and in-repository workspace packages resolve to
-files of the tree: with the usual extensions, ``index.*`` files, and ESM-style
-``.js`` specifiers that name ``.ts`` sources. Anything else is a package, found
-(or not) in the user's ``node_modules``. Non-code files (``./logo.svg``)
-resolve as files with their own extension.
+files of the tree: with the usual extensions, ``index.*`` files, ESM-style
+``.js`` specifiers that name ``.ts`` sources, ``moduleSuffixes`` and
+``rootDirs``. Anything else is a package, found (or not) in the user's
+``node_modules``. Non-code files (``./logo.svg``) resolve as files with their
+own extension.
 """
 
 from __future__ import annotations
@@ -130,6 +131,21 @@ def _first(
     return Unresolved(tried, how)
 
 
+def _through_root_dirs(root_dirs: tuple[str, ...], directory: str, specifier: str) -> list[str]:
+    """``specifier`` read from the same place in every other ``rootDirs`` directory."""
+    for root in root_dirs:
+        if directory == root or directory.startswith(f"{root}/") or not root:
+            offset = directory[len(root) :].lstrip("/")
+            out = []
+            for other in root_dirs:
+                start = join(other, offset) if offset else other
+                target = resolve_path(start, specifier) if other != root else None
+                if target is not None:
+                    out.append(target)
+            return out
+    return []
+
+
 class ScriptResolver:
     """Specifier resolution for the files of one tree, cached for the run."""
 
@@ -151,24 +167,30 @@ class ScriptResolver:
         if "!" in specifier:
             return Skipped("a loader-prefixed specifier")
         directory = parent_dir(importer)
+        config = self.configs.for_file(importer)
         if specifier.startswith(("./", "../")) or specifier in (".", ".."):
             base = resolve_path(directory, specifier)
             if base is None:
                 return Skipped("it points outside the repository")
-            return self._in_tree([base], "relative")
+            bases = [base, *_through_root_dirs(config.root_dirs, directory, specifier)]
+            return self._in_tree(bases, "relative", config=config)
         if specifier.startswith("/") or not specifier:
             return Skipped("an absolute path")
-        config = self.configs.for_file(importer)
         mapped = match_paths(config, specifier)
         if mapped is not None:
             literal, targets = mapped
-            found = self._in_tree(targets, "path-mapped", config.uncertain)
+            found = self._in_tree(targets, "path-mapped", config.uncertain, config)
             if isinstance(found, Resolved):
                 return found
             package = self._package(directory, specifier, config)
             if not literal or not targets or not isinstance(package, External):
                 return package  # a catch-all pattern ("*") proves nothing by failing
-            return package if package.installed else found
+            if package.installed or not isinstance(found, Unresolved):
+                return package
+            if package.declared:  # TypeScript falls back to node_modules, not installed here
+                why = f"{package.package!r} is also a declared dependency (not installed here)"
+                return Unresolved(found.tried, found.how, found.doubt or why)
+            return found
         if specifier.startswith("#"):
             return self._internal(directory, specifier)
         if config.base_url is not None:
@@ -177,9 +199,14 @@ class ScriptResolver:
                 return Resolved(self.tree, found_path, True)
         return self._package(directory, specifier, config)
 
-    def _in_tree(self, bases: list[str], how: str, doubt: str | None = None) -> Resolution:
+    def _in_tree(
+        self, bases: list[str], how: str, doubt: str | None = None, config: TsConfig | None = None
+    ) -> Resolution:
+        suffixes = [s for s in (config.module_suffixes if config else ()) if s]
         for base in bases:
             found = find_file(self.tree, base) or self._through_link(base)
+            for suffix in suffixes if found is None else ():
+                found = found or find_file(self.tree, base + suffix)
             if found is not None:
                 return Resolved(self.tree, found, True)
         return Unresolved(tuple(bases), how, doubt)

@@ -218,3 +218,13 @@ def _strings(node: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> 
                 yield name
         elif isinstance(sub, ast.Name) and sub.id in constants and depth < 3:
             yield from _strings(constants[sub.id], constants, depth + 1)
+
+
+def setup_py_names(text: str) -> list[str]:
+    """Requirement names a ``setup.py`` gives ``setup()`` literally (shared with the claims)."""
+    return list(_setup_py(text))
+
+
+def tox_ini_names(text: str) -> list[str]:
+    """Requirement names of the ``deps`` of every tox test environment."""
+    return list(_tox_ini(text))

@@ -10,6 +10,7 @@ environment is consulted but never grounds for CONTRADICTED.
 from __future__ import annotations
 
 from tribunal.analyzers.hallucinated_symbol import pydeps
+from tribunal.analyzers.hallucinated_symbol import python_doubts as doubts_of
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, passed, suggestion
 from tribunal.analyzers.hallucinated_symbol.packages import STDLIB, declared_imports
@@ -42,6 +43,7 @@ class PySide:
         self.resolver = Resolver(self.tree, self.roots)
         self._declared: dict[str, frozenset[str]] = {}
         self._elsewhere: dict[str, tuple[str, ...]] = {}
+        self._aliases: dict[str, str | None] = {}
         self.installed = InstalledPython(run)
 
     def judge(self, path: str, imp: PyImport) -> list[Outcome]:
@@ -198,16 +200,21 @@ class PySide:
         if module.stub_only:
             doubts.append(f"only a stub describes {module.name!r}; the compiled module may differ")
         if module.package_dir is not None:
-            absent = self._absent_reason(module.package_dir, name) or self._extends_path(module)
+            absent = (
+                self._absent_reason(module.package_dir, name)
+                or self._extends_path(module)
+                or self._runtime_doubt(module.package_dir)
+            )
             doubts += [absent] if absent else []
-        return doubts
+        assigned = doubts_of.assigned_doubt(self.tree, module.files, name)
+        return doubts + ([assigned] if assigned else [])
 
     def _missing_module(self, imp: PyImport, miss: Missing) -> Outcome:
         parent = miss.parent
         if miss.not_a_package and parent is not None:
             title = f"{parent.name!r} is a module, not a package"
             detail = f"`{imp.statement}`: {', '.join(parent.files)} is a plain module."
-            doubt = self.resolver.names(parent).uncertain
+            doubt = self.resolver.names(parent).uncertain or self._alias_doubt(miss)
         else:
             where = join(miss.directory, miss.part)
             title = f"{imp.label!r} resolves to no module"
@@ -218,9 +225,24 @@ class PySide:
             )
             doubt = self._absent_reason(miss.directory, miss.part)
             if doubt is None and parent is not None:
-                doubt = self._extends_path(parent)
+                doubt = self._extends_path(parent) or self._runtime_doubt(miss.directory)
+            doubt = doubt or self._alias_doubt(miss)
         outcome = Outcome(Verdict.CONTRADICTED, imp.line, imp.end_line, imp.label, title, detail)
         return outcome.downgraded(doubt) if doubt else outcome
+
+    def _runtime_doubt(self, directory: str) -> str | None:
+        """A package that registers modules at run time, or a namespace open to other portions."""
+        return doubts_of.registry_doubt(self.tree, directory) or doubts_of.namespace_doubt(
+            self.tree, directory, self.roots
+        )
+
+    def _alias_doubt(self, miss: Missing) -> str | None:
+        if self.side != "head":
+            return None  # only the head tree can be searched; base answers only feed PASS keys
+        dotted = doubts_of.dotted_name(join(miss.directory, miss.part), self.roots)
+        if dotted not in self._aliases:  # one search per module name and run
+            self._aliases[dotted] = doubts_of.alias_doubt(self.run, dotted)
+        return self._aliases[dotted]
 
     def _root_modules(self) -> set[str]:
         out: set[str] = set()

@@ -4,9 +4,11 @@ Every branch of every module-level ``if`` / ``try`` / ``match`` / loop counts,
 so a name defined only under ``TYPE_CHECKING`` or only in an
 ``except ImportError`` fallback is defined. Names listed in a static
 ``__all__`` count too. A module that can grow names in ways the AST cannot
-enumerate (module ``__getattr__``, ``globals()[...] =``, ``exec``, attributes
-set on ``sys.modules[__name__]``) is marked uncertain; star imports are
-returned for the resolver to follow.
+enumerate (module ``__getattr__``, ``globals()`` written, aliased or handed to
+other code, ``exec``, its own module object reached through
+``sys.modules[__name__]`` or ``import_module(__name__)``, a frame's
+``f_globals``) is marked uncertain; star imports are returned for the resolver
+to follow.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+
+from tribunal.analyzers.hallucinated_symbol.python_dynamic import dynamic_reason
 
 #: Attributes every module has without defining them.
 IMPLICIT = frozenset(
@@ -26,7 +30,9 @@ IMPLICIT = frozenset(
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _ALL_METHODS = ("extend", "append", "__iadd__")
 #: Only a module mentioning one of these needs the full walk for dynamic definitions.
-_DYNAMIC_HINT = re.compile(r"\b(?:global|exec|globals|locals|vars|setattr|modules)\b")
+_DYNAMIC_HINT = re.compile(
+    r"\b(?:global|exec|globals|locals|vars|setattr|modules|import_module|__import__|f_globals)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -199,10 +205,11 @@ class _Collector:
     def scan_dynamic(self, tree: ast.Module) -> None:
         """``global`` writes in functions and anything that defies enumeration."""
         top = {id(n) for stmt in tree.body for n in _walk_flat(stmt)}
+        parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Global):
                 self.names.update(node.names)
-            reason = _dynamic_reason(node, id(node) in top)
+            reason = dynamic_reason(node, parents.get(id(node)), id(node) in top)
             if reason is not None and self.uncertain is None:
                 self.uncertain = reason
 
@@ -231,39 +238,6 @@ def _walk_module_scope(stmt: ast.stmt) -> list[ast.AST]:
                 continue
             stack.append(child)
     return out
-
-
-def _dynamic_reason(node: ast.AST, top: bool) -> str | None:
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        if node.func.id == "exec" and (top or any(map(_is_namespace_call, node.args))):
-            return "it calls exec() on the module namespace"
-        if node.func.id == "setattr" and node.args and _mentions_sys_modules(node.args[0]):
-            return "it sets attributes on sys.modules[...]"
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
-        if _is_namespace_call(node.value):
-            return "it writes to globals()[...]"
-        if _mentions_sys_modules(node.value):
-            return "it replaces a module in sys.modules"
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in ("update", "setdefault", "__setitem__")
-        and _is_namespace_call(node.func.value)
-    ):
-        return "it updates globals()"
-    return None
-
-
-def _is_namespace_call(node: ast.expr) -> bool:
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in ("globals", "locals", "vars")
-    )
-
-
-def _mentions_sys_modules(node: ast.expr) -> bool:
-    return any(isinstance(sub, ast.Attribute) and sub.attr == "modules" for sub in ast.walk(node))
 
 
 def _static_strings(value: ast.expr | None) -> list[str] | None:

@@ -155,6 +155,8 @@ class Resolver:
                 exported, why = self._star(path, star)
                 names |= exported
                 uncertain = uncertain or why
+        if uncertain is None and "__getattr__" in names:
+            uncertain = "a module-level __getattr__ reaches it through a star import"
         return Names(frozenset(names), uncertain)
 
     def _star(self, path: str, star: StarImport) -> tuple[frozenset[str], str | None]:

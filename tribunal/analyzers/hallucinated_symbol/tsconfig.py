@@ -35,6 +35,10 @@ class TsConfig:
     module_resolution: str | None = None
     allow_js: bool | None = None
     uncertain: str | None = None
+    #: ``rootDirs``: directories merged into one virtual directory (tree paths).
+    root_dirs: tuple[str, ...] = ()
+    #: ``moduleSuffixes``: tried before each extension (``.ios`` -> ``./a`` finds ``a.ios.ts``).
+    module_suffixes: tuple[str, ...] = ()
 
     @property
     def honours_exports(self) -> bool:
@@ -50,6 +54,8 @@ class _Options:
     module_resolution: str | None = None
     allow_js: bool | None = None
     uncertain: list[str] = field(default_factory=list)
+    root_dirs: list[str] = field(default_factory=list)
+    module_suffixes: list[str] = field(default_factory=list)
 
 
 class TsConfigs:
@@ -95,6 +101,8 @@ class TsConfigs:
             module_resolution=options.module_resolution,
             allow_js=options.allow_js,
             uncertain="; ".join(options.uncertain) or None,
+            root_dirs=tuple(options.root_dirs),
+            module_suffixes=tuple(options.module_suffixes),
         )
 
     def _apply(self, tree: FileTree, path: str, options: _Options, seen: set[str]) -> None:
@@ -165,6 +173,15 @@ def _fold(compiler: dict[str, Any], directory: str, in_tree: bool, options: _Opt
     allow_js = compiler.get("allowJs")
     if isinstance(allow_js, bool):
         options.allow_js = allow_js
+    root_dirs = compiler.get("rootDirs")
+    if isinstance(root_dirs, list):
+        resolved = (resolve_path(directory, d) for d in root_dirs if isinstance(d, str))
+        options.root_dirs = [d for d in resolved if d is not None]
+        if len(options.root_dirs) < len(root_dirs) or not in_tree:
+            options.uncertain.append("rootDirs reach outside the repository")
+    suffixes = compiler.get("moduleSuffixes")
+    if isinstance(suffixes, list):
+        options.module_suffixes = [x for x in suffixes if isinstance(x, str)]
 
 
 def match_paths(config: TsConfig, specifier: str) -> tuple[bool, list[str]] | None:

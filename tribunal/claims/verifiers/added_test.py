@@ -28,6 +28,8 @@ rs go java kt kts scala rb php cs fs swift m mm c cc cpp h hpp ex exs erl hs ml 
 r clj cljs groovy
 """
 _OTHER_CODE = frozenset(_OTHER_EXTENSIONS.split())
+#: Tests written inside source files of languages Tribunal reads (Vitest in-source testing).
+_IN_SOURCE = re.compile(r"import\.meta\.vitest|\bDeno\.test\(")
 
 
 def verify(change: Change, claim: Claim) -> Judgement:
@@ -35,7 +37,7 @@ def verify(change: Change, claim: Claim) -> Judgement:
         return Judgement(Verdict.UNVERIFIED, "no base: which tests are new cannot be told")
     tests = diff_tests(change)
     running = [t for t in tests.added if not t.disabled]
-    asserting = [t for t in running if judge(t) is Verdict.PASS]
+    asserting = [t for t in running if judge(t, change) is Verdict.PASS]
     if asserting:
         return Judgement(
             Verdict.PASS,
@@ -69,7 +71,8 @@ def verify(change: Change, claim: Claim) -> Judgement:
 def _unread_tests(change: Change) -> list[str]:
     """Files whose added lines may hold tests Tribunal does not discover.
 
-    Doctests (``>>>`` lines, in code or docs), and code in other languages
+    Doctests (``>>>`` lines, in code or docs), in-source tests of JS/TS files
+    (``if (import.meta.vitest)``, ``Deno.test(`` outside test files), and code in other languages
     that keeps tests beside the code (Rust's ``#[test]``, for one) and whose
     added lines mention tests.
     """
@@ -78,7 +81,8 @@ def _unread_tests(change: Change) -> list[str]:
         added = fc.added_text.values()
         doctest = any(line.lstrip().startswith(">>>") for line in added)
         other = fc.path.rsplit(".", 1)[-1] in _OTHER_CODE
-        if doctest or (other and any(_TEST.search(line) for line in added)):
+        in_source = any(_IN_SOURCE.search(line) for line in added)
+        if doctest or in_source or (other and any(_TEST.search(line) for line in added)):
             out.append(fc.path)
     return out
 

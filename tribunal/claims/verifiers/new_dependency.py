@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tribunal.change import Change, Claim
+from tribunal.claims.known_deps import included, is_source, names_in
 from tribunal.claims.manifests import Declared, Dependency, kind_of, parse_manifest
 from tribunal.claims.registry import Judgement
 from tribunal.diff.model import FileChange
@@ -34,6 +35,7 @@ def verify(change: Change, claim: Claim) -> Judgement:
         return Judgement(Verdict.UNVERIFIED, "no base to compare the manifests with")
     heads, problems = _head_manifests(change, changed)
     base = _base_manifests(change, changed)
+    base.problems += _base_sources(change, base)
     known = base.names | {d.project for d in heads if d.project}
     new = [(d.path, dep) for d in heads for dep in d.deps if dep.name not in known]
     unnamed = [(d.path, t) for d in heads for t in d.uncertain if t not in base.uncertain]
@@ -83,6 +85,7 @@ def _head_manifests(change: Change, changed: list[FileChange]) -> tuple[list[Dec
             continue
         declared = parse_manifest(fc.path, source.text)
         heads.append(declared)
+        heads += included(declared, change.read_head)
         if declared.error:
             problems.append(declared.error)
     return heads, problems
@@ -101,12 +104,30 @@ def _base_manifests(change: Change, changed: list[FileChange]) -> _Base:
         if source is None:
             continue
         declared = parse_manifest(path, source.text)
-        out.names.update(dep.name for dep in declared.deps)
-        out.names.update([declared.project] if declared.project else [])
-        out.uncertain.update(declared.uncertain)
-        if declared.error:
-            out.problems.append(declared.error)
+        for one in (declared, *included(declared, change.read_base)):
+            out.names.update(dep.name for dep in one.deps)
+            out.names.update(dep.alias for dep in one.deps if dep.alias)
+            out.names.update([one.project] if one.project else [])
+            out.uncertain.update(one.uncertain)
+            if one.error:
+                out.problems.append(one.error)
     return out
+
+
+def _base_sources(change: Change, base: _Base) -> list[str]:
+    """Names from base-only sources (``setup.py``, tox, conda) join ``base``; their doubts."""
+    if change.base is None or change.range.kind == "diff":
+        return []
+    doubts: list[str] = []
+    for path in sorted(p for p in change.base.paths() if is_source(p)):
+        if change.is_generated(path):
+            continue
+        source = change.read_base(path)
+        if source is not None:
+            names, why = names_in(path, source.text)
+            base.names |= names
+            doubts += why
+    return doubts
 
 
 def _lookalikes(uncertain: set[str], deps: list[Dependency]) -> list[str]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tribunal.change import Change, Claim, Source
 from tribunal.claims.registry import Judgement
-from tribunal.claims.scope import family, source_modules
+from tribunal.claims.scope import family, is_private_module, source_modules
 from tribunal.findings import Verdict
 
 _SHOWN = 12
@@ -77,7 +77,9 @@ def _compare(kind: str, base: _Union, head: _Union, count: int) -> Judgement:
     removed = base.names - head.names
     added = head.names - base.names
     soft = (removed & head.imported) | (added & base.imported)
-    hard = (removed | added) - soft
+    private = {n for n in removed if _only_private(base, n)}
+    private |= {n for n in added if _only_private(head, n)}
+    hard = (removed | added) - soft - private
     lines = [f"- {n} (was in {_paths(base, n)})" for n in sorted(removed)]
     lines += [f"+ {n} (now in {_paths(head, n)})" for n in sorted(added)]
     if len(lines) > _SHOWN:
@@ -89,6 +91,9 @@ def _compare(kind: str, base: _Union, head: _Union, count: int) -> Judgement:
         return Judgement(Verdict.CONTRADICTED, title, evidence)
     if removed or added or doubts:
         notes = [f"still bound by an import: {', '.join(sorted(soft))}"] if soft else []
+        if private:
+            listed = ", ".join(sorted(private))
+            notes.append(f"only in private modules (public only if re-exported): {listed}")
         detail = "\n".join(([evidence] if evidence else []) + notes + doubts)
         title = f"public surface of the changed {what} may have changed"
         return Judgement(Verdict.UNVERIFIED, title, detail)
@@ -97,6 +102,10 @@ def _compare(kind: str, base: _Union, head: _Union, count: int) -> Judgement:
         f"no public name added or removed in {count} changed {what}",
         f"{len(head.names)} public names compared.",
     )
+
+
+def _only_private(side: _Union, name: str) -> bool:
+    return all(is_private_module(path) for path in side.where.get(name, ()))
 
 
 def _paths(side: _Union, name: str) -> str:

@@ -1,10 +1,12 @@
 """``no-test-removed``: no test was deleted, skipped or marked as expected to fail.
 
 CONTRADICTED when a base test is gone from head (and no head test carries its
-body under another name or file: that is a rename or a move), or when a test
-that ran at base is skipped or xfailed at head. UNVERIFIED when the evidence
-is not certain: the file that lost a test also gained one (a rename with an
-edit looks exactly like that), a conditional ``skipif`` was added, a test file
+body under another name or file: that is a rename or a move), when a test
+that ran at base is skipped or xfailed at head, or when a literal
+``parametrize`` list lost cases (fewer test items: ``param_cases``). UNVERIFIED when the evidence
+is not certain: the file that lost a test also gained one, or a test of the
+same name was added elsewhere (a rename or move with an edit looks exactly
+like that), a conditional ``skipif`` was added, a test file
 could not be read, or a deleted test file is in a language Tribunal does not
 read.
 """
@@ -12,10 +14,11 @@ read.
 from __future__ import annotations
 
 from tribunal.change import Change, Claim
+from tribunal.claims.param_cases import item_count
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import looks_like_test
 from tribunal.findings import Verdict
-from tribunal.lang.test_diff import TestDiff, diff_tests
+from tribunal.lang.test_diff import TestDiff, TestRecord, diff_tests
 
 
 def verify(change: Change, claim: Claim) -> Judgement:
@@ -24,8 +27,13 @@ def verify(change: Change, claim: Claim) -> Judgement:
     tests = diff_tests(change)
     certain, doubtful = [], []
     for test in tests.removed:
+        namesake = _namesake(tests, test)
         if tests.gained_tests(test.head_path):
             doubtful.append(f"{test.label} is gone, but {test.head_path} gained tests (renamed?)")
+        elif namesake is not None:
+            doubtful.append(
+                f"{test.label} is gone, but {namesake.label} was added (moved with edits?)"
+            )
         elif test.head_path in tests.partial:
             doubtful.append(
                 f"{test.label} is not found in {test.head_path}, which has syntax "
@@ -36,6 +44,7 @@ def verify(change: Change, claim: Claim) -> Judgement:
     for _old, new in tests.newly_disabled():
         how = "skipped" if new.skipped else "marked as expected to fail"
         certain.append(f"{new.label} (line {new.line}) is now {how}")
+    certain += _fewer_cases(tests)
     doubtful += _conditional(tests) + _unreadable(change, tests)
     if certain:
         return Judgement(Verdict.CONTRADICTED, _title(certain), "\n".join(certain + doubtful))
@@ -45,6 +54,34 @@ def verify(change: Change, claim: Claim) -> Judgement:
     return Judgement(
         Verdict.PASS, "no test removed, skipped or xfailed", f"{compared} existing tests compared."
     )
+
+
+def _namesake(tests: TestDiff, gone: TestRecord) -> TestRecord | None:
+    """An added test elsewhere with the same name: the same test, moved and edited."""
+    for test in tests.added:
+        if _short(test) == _short(gone):
+            return test
+    return None
+
+
+def _short(test: TestRecord) -> str:
+    """The test's own name without class or suite (``TestA.test_x`` -> ``test_x``)."""
+    if test.language == "python":
+        return test.name.rpartition(".")[2]
+    return test.name.rpartition(" > ")[2]
+
+
+def _fewer_cases(tests: TestDiff) -> list[str]:
+    """Kept tests whose literal ``parametrize`` lists now expand to fewer items."""
+    out = []
+    for old, new in [*tests.kept, *tests.moved]:
+        before, after = item_count(old), item_count(new)
+        if before is not None and after is not None and after < before:
+            out.append(
+                f"{new.label} (line {new.line}) runs {after} parametrized case(s), "
+                f"down from {before}"
+            )
+    return out
 
 
 def _title(certain: list[str]) -> str:

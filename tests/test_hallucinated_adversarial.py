@@ -1,0 +1,225 @@
+"""hallucinated-symbol: false reds found by adversarial review, and their defect twins.
+
+Each clean case here was once reported CONTRADICTED although the code runs
+(or type-checks) as written; each stays at most UNVERIFIED. Next to it sits a
+twin that only looks the same and must stay CONTRADICTED, so a fix cannot
+pass by going silent.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.gitrepo import GitRepo
+from tests.test_hallucinated_python import Files, judged, src
+
+C, U = "CONTRADICTED", "UNVERIFIED"
+
+
+def outcome(repo: GitRepo, base: Files, head: Files, config: str | None = None) -> list[str]:
+    return [f.verdict.name for f in judged(repo, base, head, config)]
+
+
+# -- Python: modules that grow names at run time -----------------------------------------
+
+GROWING = {
+    "sys.modules dict": "import sys\nsys.modules[__name__].__dict__.update({'x': 1})\n",
+    "self by alias": "import sys\n_self = sys.modules[__name__]\nsetattr(_self, 'x', 1)\n",
+    "globals alias": "g = globals()\ng['x'] = 1\n",
+    "globals handed out": "from ._fill import fill\nfill(globals())\n",
+    "import_module self": "import importlib\nsetattr(importlib.import_module(__name__), 'x', 1)\n",
+    "frame globals": "import sys\nsys._getframe(0).f_globals['x'] = 1\n",
+}
+
+
+@pytest.mark.parametrize("body", GROWING.values(), ids=GROWING.keys())
+def test_modules_that_add_their_own_names_are_uncertain(repo: GitRepo, body: str) -> None:
+    base = {"pkg/__init__.py": "", "pkg/_fill.py": "def fill(ns): ...\n", "pkg/m.py": body}
+    assert outcome(repo, {**base, "a.py": ""}, {"a.py": "from pkg.m import x\n"}) == [U]
+
+
+def test_reading_globals_adds_no_doubt(repo: GitRepo) -> None:
+    body = "X = globals().get('X', 1)\nY = 'Y' in globals()\nZ = globals()['X']\n"
+    base = {"pkg/__init__.py": "", "pkg/m.py": body, "a.py": ""}
+    assert outcome(repo, base, {"a.py": "from pkg.m import X, Y, Z, W\n"}) == [C]
+
+
+def test_getattr_reached_through_a_star_import_is_uncertain(repo: GitRepo) -> None:
+    base = {
+        "pkg/__init__.py": "from ._lazy import *\n",
+        "pkg/_lazy.py": "__all__ = ['__getattr__']\ndef __getattr__(name):\n    return name\n",
+        "a.py": "",
+    }
+    assert outcome(repo, base, {"a.py": "from pkg import anything\n"}) == [U]
+
+
+# -- Python: modules that exist without a file ---------------------------------------------
+
+OLD = {"pkg/__init__.py": "", "pkg/old.py": "def f(): ...\n", "app.py": "from pkg.old import f\n"}
+
+
+def test_a_package_that_aliases_a_removed_module_keeps_importers_working(repo: GitRepo) -> None:
+    init = "import sys\nfrom . import new\nsys.modules[__name__ + '.old'] = new\n"
+    head = {"pkg/old.py": None, "pkg/new.py": "def f(): ...\n", "pkg/__init__.py": init}
+    found = judged(repo, OLD, head)
+    assert [(f.verdict.name, f.file) for f in found] == [(U, "app.py")]
+    assert "registers modules" in found[0].detail
+
+
+def test_an_alias_registered_by_any_module_is_a_doubt(repo: GitRepo) -> None:
+    compat = "import sys\nfrom . import new\nsys.modules['pkg.old'] = new\n"
+    head = {"pkg/old.py": None, "pkg/new.py": "def f(): ...\n", "pkg/compat.py": compat}
+    found = judged(repo, OLD, head)
+    assert [f.verdict.name for f in found] == [U]
+    assert "pkg/compat.py names 'pkg.old'" in found[0].detail
+
+
+def test_the_rename_without_an_alias_is_still_contradicted(repo: GitRepo) -> None:
+    head = {"pkg/old.py": None, "pkg/new.py": "def f(): ...\n"}
+    assert outcome(repo, OLD, head) == [C]
+
+
+def test_a_package_that_sets_a_submodule_attribute(repo: GitRepo) -> None:
+    base = {"pkg/__init__.py": "from . import sub\nsub.extra = 1\n", "pkg/sub.py": "X = 1\n"}
+    found = judged(repo, {**base, "a.py": ""}, {"a.py": "from pkg.sub import extra, nope\n"})
+    assert [(f.verdict.name, f.title) for f in found] == [
+        (U, "'pkg.sub' has no name 'extra'"),
+        (C, "'pkg.sub' has no name 'nope'"),
+    ]
+
+
+def test_a_vendored_namespace_package_does_not_hide_installed_portions(repo: GitRepo) -> None:
+    base = {
+        "google/api/annotations_pb2.py": "X = 1\n",
+        "requirements.txt": "grpcio-tools\n",
+        "app.py": "",
+    }
+    head = {
+        "app.py": src("""
+        from google.protobuf import json_format
+        from google.api import annotations_pb2
+        from google.api.annotations_pb2 import X, Y
+    """)
+    }
+    found = judged(repo, base, head)
+    assert [(f.verdict.name, f.line) for f in found] == [(U, 1), (C, 3)]
+
+
+def test_a_regular_package_inside_the_repository_is_closed(repo: GitRepo) -> None:
+    base = {"pkg/__init__.py": "", "pkg/data/schema.py": "S = 1\n", "a.py": ""}
+    assert outcome(repo, base, {"a.py": "from pkg.data import missing\n"}) == [C]
+
+
+# -- JS/TS ------------------------------------------------------------------------------------
+
+
+def test_ambient_module_declarations_are_doubts(repo: GitRepo) -> None:
+    base = {
+        "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"~/*": ["src/*"]}}}',
+        "src/env.d.ts": "declare module '*.svg';\ndeclare module '~/generated' {\n"
+        "  export const g: number;\n}\n",
+        "src/a.ts": "",
+    }
+    head = {
+        "src/a.ts": src("""
+        import { ReactComponent } from './logo.svg';
+        import { g } from '~/generated';
+        import { h } from '~/missing';
+    """)
+    }
+    found = judged(repo, base, head)
+    assert [(f.verdict.name, f.line) for f in found] == [(U, 1), (U, 2), (C, 3)]
+    assert "declare module '*.svg'" in found[0].detail
+
+
+def test_root_dirs_merge_directories(repo: GitRepo) -> None:
+    base = {
+        "tsconfig.json": '{"compilerOptions": {"rootDirs": ["src", "generated"]}}',
+        "generated/api.ts": "export const api = 1;\n",
+        "src/m.ts": "",
+    }
+    head = {"src/m.ts": "import { api } from './api';\nimport { x } from './nothing';\n"}
+    assert outcome(repo, base, head) == [C]
+
+
+def test_module_suffixes_are_tried(repo: GitRepo) -> None:
+    base = {
+        "tsconfig.json": '{"compilerOptions": {"moduleSuffixes": [".custom", ""]}}',
+        "src/foo.custom.ts": "export const f = 1;\n",
+        "src/m.ts": "",
+    }
+    assert outcome(repo, base, {"src/m.ts": "import { f } from './foo';\n"}) == []
+
+
+def test_dotted_namespaces_export_their_first_name(repo: GitRepo) -> None:
+    lib = "export namespace NS.Inner { export const y = 1; }\nexport declare module N.Q {}\n"
+    base = {"src/lib.ts": lib, "src/m.ts": ""}
+    assert outcome(repo, base, {"src/m.ts": "import { NS, N, Inner } from './lib';\n"}) == [C]
+
+
+def test_declaration_files_export_implicitly_until_an_export_declaration(repo: GitRepo) -> None:
+    implicit = "export declare const a: number;\ndeclare const b: number;\ninterface I {}\n"
+    closed = implicit + "export {};\n"
+    base = {"src/open.d.ts": implicit, "src/closed.d.ts": closed, "src/m.ts": ""}
+    head = {"src/m.ts": "import { a, b, I } from './open';\nimport { b as c } from './closed';\n"}
+    found = judged(repo, base, head)
+    assert [(f.verdict.name, f.line) for f in found] == [(C, 2)]
+
+
+def test_export_default_declaration_exports_no_named_binding(repo: GitRepo) -> None:
+    base = {"src/lib.ts": "export default class Foo {}\n", "src/m.ts": ""}
+    found = judged(repo, base, {"src/m.ts": "import Foo2, { Foo } from './lib';\n"})
+    assert [(f.verdict.name, f.title) for f in found] == [(C, "'./lib' has no export named 'Foo'")]
+
+
+def test_a_directory_whose_package_json_points_at_build_output(repo: GitRepo) -> None:
+    base = {
+        "vendor/lib/package.json": '{"main": "dist/index.js"}',
+        "vendor/lib/src/index.ts": "export const x = 1;\n",
+        "src/m.ts": "",
+    }
+    assert outcome(repo, base, {"src/m.ts": "import { x } from '../vendor/lib';\n"}) == [U]
+
+
+def test_a_path_mapped_name_that_is_also_a_declared_package(repo: GitRepo) -> None:
+    tsconfig = '{"compilerOptions": {"baseUrl": ".", "paths": {"@co/*": ["packages/*/src"]}}}'
+    base = {
+        "tsconfig.json": tsconfig,
+        "package.json": '{"dependencies": {"@co/published": "1"}}',
+        "packages/a/src/index.ts": "export const a = 1;\n",
+        "src/m.ts": "",
+    }
+    head = {"src/m.ts": "import { p } from '@co/published';\nimport { q } from '@co/nothing';\n"}
+    found = judged(repo, base, head)
+    assert [(f.verdict.name, f.line) for f in found] == [(U, 1), (C, 2)]
+
+
+def test_jsdoc_typedefs_are_exported_types_of_a_js_module(repo: GitRepo) -> None:
+    lib = (
+        "/**\n * @typedef {{a: string}} Opts\n */\n/** @callback Handler */\nexport const f = 1;\n"
+    )
+    base = {"src/y.js": lib, "src/m.ts": ""}
+    head = {"src/m.ts": "import type { Opts, Handler } from './y.js';\nimport { g } from './y';\n"}
+    found = judged(repo, base, head)
+    assert [(f.verdict.name, f.title) for f in found] == [(C, "'./y' has no export named 'g'")]
+
+
+@pytest.mark.parametrize(
+    ("script", "declarations", "importer"),
+    [("src/y.js", "src/y.d.ts", "src/m.ts"), ("src/y.mjs", "src/y.d.mts", "src/m.mts")],
+    ids=["js", "mjs"],
+)
+def test_a_script_and_its_declaration_file_are_one_module(
+    repo: GitRepo, script: str, declarations: str, importer: str
+) -> None:
+    base = {
+        script: "export const f = 1;\n",
+        declarations: "export declare const f: number;\nexport type Opts = {};\n",
+        importer: "",
+    }
+    specifier = "./" + script.rpartition("/")[2]
+    head = {importer: f"import {{ f, type Opts, nope }} from '{specifier}';\n"}
+    found = judged(repo, base, head)
+    assert [(f.verdict.name, f.title) for f in found] == [
+        (C, f"'{specifier}' has no export named 'nope'")
+    ]
