@@ -6,7 +6,10 @@ The throwaway worktree of the pushed commit is the sandbox for whatever writes
 (the suite lens): created bare, materialized only as far as a lens asks, and
 removed on every exit path. A summary already written for the same range base,
 commit, config and tool version is reused if it authenticates and every member
-completed; anything else is convened again.
+completed; anything else is convened again. When the trusted config enables
+the LLM council, it is consulted first (``advisory``), within its own budget:
+its record goes in the summary's ``advisory`` section, which the gate never
+reads, and the claims it proposes join the change's claims for the claims lens.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from tribunal import __version__
 from tribunal.change import Change
@@ -91,8 +94,14 @@ def convene_planned(
     rng: RangePlan,
     trusted: TrustedConfig,
     progress: Progress,
+    *,
+    council: bool = True,
 ) -> Convened:
-    """Convene ``rng`` under ``trusted`` (or reuse its summary); also ``verify-pushes``."""
+    """Convene ``rng`` under ``trusted`` (or reuse its summary); also ``verify-pushes``.
+
+    ``council=False`` skips the advisory council: CI re-running the gate must be
+    deterministic, and a model's proposals could make it disagree with the push.
+    """
     head = rng.head
     plans = [plan(lens, trusted.config) for lens in configured_lenses(trusted.config)]
     expected = Expectation(
@@ -110,7 +119,7 @@ def convene_planned(
     if _reusable(path, key, expected):
         return Convened(path, expected, key, True)
     progress.say(f"convening {target.ref.local_ref or head[:12]} ({len(plans)} lenses)")
-    summary = _convene_fresh(repo, git, target, rng, trusted, plans, progress)
+    summary = _convene_fresh(repo, git, target, rng, trusted, plans, progress, council)
     write(path, summary, key)
     return Convened(path, expected, key, False)
 
@@ -134,12 +143,17 @@ def _convene_fresh(
     trusted: TrustedConfig,
     plans: list[LensPlan],
     progress: Progress,
+    council: bool = True,
 ) -> Summary:
     started = time.monotonic()
     config = trusted.config
     change = range_change(git, repo.workdir, config, rng)
-    if any("claim-reconciliation" in p.runnable for p in plans):
+    claims_lens = any("claim-reconciliation" in p.runnable for p in plans)
+    if claims_lens:
         _attach_claims(change, repo.workdir)
+    advisory = _consult_council(git, rng, config, progress) if council else None
+    if claims_lens and advisory is not None:
+        _attach_council_claims(change, advisory)
     needs_tree = any(p.lens.sandbox == "full" for p in plans)
     size_hint = _tree_size(git, rng.head) if needs_tree else 0
     making = time.monotonic()
@@ -169,6 +183,7 @@ def _convene_fresh(
             sandbox_ms=sandbox_ms,
             members_ms=sum(o.duration_ms for o in outcomes),
         ),
+        advisory=advisory,
     )
 
 
@@ -191,6 +206,26 @@ def _attach_claims(change: Change, cwd: Path) -> None:
     from tribunal.claims.sources import load_claims
 
     change.claims = load_claims(change, claims_file=None, pr_body=None, cwd=cwd)
+
+
+def _consult_council(
+    git: Git, rng: RangePlan, config: Config, progress: Progress
+) -> dict[str, Any] | None:
+    """The council's advice (opt-in): before the lenses, so its claims can be verified."""
+    from tribunal.hooks.advisory import consult_council, council_budget, council_enabled
+
+    if not council_enabled(config):
+        return None
+    progress.say(f"consulting the council (advisory, up to {council_budget(config):g} s)")
+    return consult_council(git, rng, config)
+
+
+def _attach_council_claims(change: Change, advisory: dict[str, Any]) -> None:
+    """Claims the council proposed join the change's own; one made by both is judged once."""
+    from tribunal.claims.sources import dedupe
+    from tribunal.hooks.advisory import council_claims
+
+    change.claims = dedupe((*change.claims, *council_claims(advisory)))
 
 
 def _tree_size(git: Git, commit: str) -> int:

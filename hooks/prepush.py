@@ -6,7 +6,8 @@ with new commits is shown to the hook (a limitation of pre-commit) and arrives
 as ``PRE_COMMIT_*`` variables. File names pre-commit passes are ignored: they
 come from the checkout, and what is judged is the pushed commit. Before
 convening, the bypass audit scans the reflogs for earlier pushes that got past
-the gate (``audit_hook``); it never changes the gate's decision.
+the gate (``audit_hook``); it never changes the gate's decision. Neither does
+the LLM council (opt-in): its advice is printed after the gate's result.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TextIO
 from tribunal.errors import ExitCode
 from tribunal.gate import evaluate
 from tribunal.gitcmd import Git
+from tribunal.hooks.advisory import advisory_lines
 from tribunal.hooks.audit_hook import audit_before_push
 from tribunal.hooks.convene import Target, convene
 from tribunal.hooks.output import bypass_hint, write_lines
@@ -55,6 +57,8 @@ def judge(repo: Repo, git: Git, target: Target, out: TextIO) -> bool:
     write_lines(out, gate_lines(label, convened, result))
     if not result.passed:
         write_lines(out, [bypass_hint("pre-push")])
+    if result.summary is not None:  # advice, printed once the gate has decided
+        write_lines(out, advisory_lines(result.summary.advisory))
     return result.passed
 
 

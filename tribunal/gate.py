@@ -6,6 +6,7 @@ config in force (and this tool version), lists every configured lens, and every
 member is a verified pass: completed (not ERROR), not CONTRADICTED, and under
 ``strict`` not UNVERIFIED either. Each member's verdict is also checked against
 its own findings, so a member cannot claim PASS while listing a CONTRADICTED.
+The summary's ``advisory`` section (the LLM council's advice) is never read.
 """
 
 from __future__ import annotations

@@ -135,6 +135,11 @@ class Summary(_Model):
     )
     gate: GateRecord
     timings: TimingRecord
+    advisory: dict[str, Any] | None = Field(
+        default=None,
+        description="the LLM council's record (tribunal.council/1) when council.enabled; "
+        "advice only: the gate never reads it",
+    )
     auth: AuthRecord | None = None
 
 

@@ -147,7 +147,7 @@ def _judge(repo: Repo, git: Git, rng: RangePlan, anchor: str, fmt: str) -> dict[
 
     trusted = trusted_config_from(git, rng.head, anchor)
     target = Target(PushedRef(None, rng.head, None, rng.base), None, None)
-    convened = convene_planned(repo, git, target, rng, trusted, Progress())
+    convened = convene_planned(repo, git, target, rng, trusted, Progress(), council=False)
     result = evaluate(convened.path, convened.expected, convened.key)
     label = f"{(rng.base or 'root')[:12]}..{rng.head[:12]}"
     if fmt == "text":
