@@ -353,6 +353,23 @@ def test_sarif_claim_from_a_commit_is_a_notification_not_a_lost_finding() -> Non
     assert "0123456789ab" in note["message"]["text"]
 
 
+def test_sarif_claim_the_council_proposed_is_a_notification() -> None:
+    """A council claim has no file and no line; it must not become a result at 'council'."""
+    claim = finding(
+        Verdict.CONTRADICTED,
+        "council",
+        None,
+        "claim 'no-new-dependency': new dependency 'flask'",
+        analyzer=CLAIMS,
+        claim="no-new-dependency",
+        source="council",
+    )
+    log = sarif_of(weird_report(findings=(claim,), errors=()))
+    assert results(log) == []
+    notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [n["level"] for n in notes if "flask" in n["message"]["text"]] == ["error"]
+
+
 def test_sarif_fingerprints_come_from_the_findings_and_do_not_collide() -> None:
     log = sarif_of(weird_report())
     first = by_message(log, "first on line 10")["partialFingerprints"]

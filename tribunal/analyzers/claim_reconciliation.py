@@ -34,7 +34,7 @@ def run(change: Change) -> Iterator[Finding]:
             analyzer=ID,
             verdict=judgement.verdict,
             file=location(claim),
-            line=claim.line or 1,
+            line=claim.line,
             title=f"{label(claim)}: {judgement.title}",
             detail=detail.strip(),
             claim=claim.key,

@@ -111,9 +111,12 @@ def dedupe(claims: Iterable[Claim]) -> tuple[Claim, ...]:
 
 
 def location(claim: Claim) -> str:
-    """Where a finding about ``claim`` points: the claims file, or ``commit:<short sha>``."""
+    """Where a finding about ``claim`` points: the claims file, ``commit:<short sha>``,
+    or ``council`` for a claim the LLM council proposed (it has no line)."""
     if claim.origin == "commit":
         return f"commit:{claim.source[:12]}"
+    if claim.origin == "council":
+        return "council"
     return claim.source
 
 

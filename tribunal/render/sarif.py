@@ -41,7 +41,13 @@ _SUPPRESSION_RULE = (
 )
 #: A claim from a commit message: its source is the commit id, and the claims
 #: analyzer names it ``commit:<short id>`` where a file would be.
-_COMMIT_SOURCE = re.compile(r"(?:commit:)?[0-9a-f]{7,64}")
+_COMMIT_SOURCE = re.compile(r"(?:commit:)?[0-9a-f]{7,64}|council")
+
+
+def _names_no_file(location: str) -> bool:
+    """Claim locations that are no file: ``commit:<id>`` (a message) and ``council``."""
+    return location.startswith("commit:") or location == "council"
+
 
 Json = dict[str, Any]
 
@@ -147,8 +153,8 @@ def locations_for(finding: Finding) -> list[Json]:
     if not is_claim(finding):
         return [_location(finding.file, start, end)] if finding.file else []
     source = finding.source or ""
-    if _COMMIT_SOURCE.fullmatch(source.strip()) or finding.file.startswith("commit:"):
-        in_code = finding.file and not finding.file.startswith("commit:")
+    if _COMMIT_SOURCE.fullmatch(source.strip()) or _names_no_file(finding.file):
+        in_code = finding.file and not _names_no_file(finding.file)
         return [_location(finding.file, start, end)] if in_code else []
     if not finding.file or finding.file == source:  # the line is in the claims source
         return [_location(source, start, end)]
