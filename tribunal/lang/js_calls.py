@@ -48,6 +48,7 @@ class ApiCall:
     focused: bool
     inverted: bool
     each: bool
+    base: str = ""  # the name the callee starts from (``test`` in ``test.only.each``)
 
 
 def api_calls(index: ModuleIndex) -> list[ApiCall]:
@@ -59,7 +60,8 @@ def api_calls(index: ModuleIndex) -> list[ApiCall]:
             continue
         api = _classify(callee, index)
         if api is not None:
-            found.append(ApiCall(call, *api))
+            chain = _peel(callee)
+            found.append(ApiCall(call, *api, base=chain[0] if chain else ""))
     return found
 
 

@@ -34,6 +34,7 @@ ASSERT_MODULES = frozenset(
     }
 )
 _DENO_STD_ASSERT = re.compile(r"(?:^|[/@:$])std(?:@[^/]+)?/(?:assert|expect|testing/asserts)")
+_DENO_STD_BDD = re.compile(r"(?:^|[/@:$])std(?:@[^/]+)?/testing(?:@[^/]+)?/bdd(?:\.ts)?$")
 
 #: Test-framework modules: the runner a test's callback parameters belong to.
 RUNNER_MODULES = {
@@ -75,6 +76,8 @@ class Imports:
     namespaces: dict[str, frozenset[str] | None] = field(default_factory=dict)
     api: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     bound: tuple[str, ...] = ()
+    #: Local names of an imported ``expect`` (``import { expect as e } from 'vitest'``).
+    expect_names: frozenset[str] = frozenset()
 
 
 def read_imports(statements: Sequence[Node], bindings: Sequence[Node]) -> Imports:
@@ -146,9 +149,12 @@ class _Collector:
         self.namespaces: dict[str, frozenset[str] | None] = {}
         self.api: dict[str, tuple[str, str | None]] = {}
         self.bound: list[str] = []
+        self.expect_names: set[str] = set()
 
     def add(self, source: str, imported: str, local: str) -> None:
         self.bound.append(local)
+        if imported == "expect" or (source in ("expect", "expect.js") and imported == "default"):
+            self.expect_names.add(local)
         whole = imported in ("default", "*")
         if source in ASSERT_MODULES or _DENO_STD_ASSERT.search(source):
             if whole:
@@ -165,11 +171,11 @@ class _Collector:
                 self.namespaces[local] = frozenset({"assert"})
             elif imported == "assert":
                 self.namespaces[local] = None
-        if source in RUNNER_MODULES:
-            self._runner(source, imported, local, whole)
+        runner = RUNNER_MODULES.get(source) or ("deno" if _DENO_STD_BDD.search(source) else None)
+        if runner is not None:
+            self._runner(source, runner, imported, local, whole)
 
-    def _runner(self, source: str, imported: str, local: str, whole: bool) -> None:
-        runner = RUNNER_MODULES[source]
+    def _runner(self, source: str, runner: str, imported: str, local: str, whole: bool) -> None:
         if whole:
             if source in _DEFAULT_IS_TEST:
                 self.api[local] = ("test", runner)
@@ -180,5 +186,9 @@ class _Collector:
 
     def build(self) -> Imports:
         return Imports(
-            frozenset(self.assert_names), dict(self.namespaces), dict(self.api), tuple(self.bound)
+            frozenset(self.assert_names),
+            dict(self.namespaces),
+            dict(self.api),
+            tuple(self.bound),
+            frozenset(self.expect_names),
         )

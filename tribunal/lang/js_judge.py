@@ -17,7 +17,11 @@ from typing import TYPE_CHECKING
 from tribunal.findings import Verdict
 from tribunal.lang import js
 from tribunal.lang.js_module import FunctionDef, ModuleIndex, dotted
-from tribunal.lang.js_safety import first_unsafe
+from tribunal.lang.js_safety import first_unsafe_reason
+from tribunal.lang.js_slips import matcherless, typed_call
+from tribunal.lang.js_slips import snippet as _snippet
+from tribunal.lang.js_types import CHECKED as TYPE_CHECKED
+from tribunal.lang.js_types import first_type_check
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -34,6 +38,12 @@ CONTEXT_ASSERTIONS = frozenset(
     | {"has", "hasStrict", "notHas", "type", "deepStrictEqual", "notDeepStrictEqual"}
 )
 _MAX_DEPTH = 8
+#: Runners that fail a test which runs no assertion (or never ends it), whatever its body.
+_COUNTING_RUNNERS = {
+    "ava": "AVA fails a test that runs no assertion (unless `failWithoutAssertions` is off)",
+    "tape": "tape fails a test that never calls `t.end()` or `t.plan()`",
+    "tap": "node-tap may fail a test that plans or ends nothing",
+}
 _SHOULD = re.compile(rb"\.\s*should\b")
 _PLAIN_PARAMS = frozenset({"identifier", "comment"})
 
@@ -158,11 +168,15 @@ class _Follower:
         )
 
     def _unsafe(self, fn: Node, body: Node, harmless: set[Node], is_helper: bool) -> list[Event]:
-        bad = first_unsafe(body, harmless)
+        bad = first_unsafe_reason(body, harmless)
         if bad is not None:
-            return [(js.first_line(bad), f"`{_snippet(bad)}` may throw")]
+            node, why = bad
+            return [(js.first_line(node), f"`{_snippet(node)}` {why}")]
         if is_helper and not _plain_parameters(fn):
             return [(js.first_line(fn), "its parameters destructure or default, which may throw")]
+        typed = first_type_check(fn, with_signature=is_helper)
+        if typed is not None:
+            return [(js.first_line(typed), f"`{_snippet(typed)}` {TYPE_CHECKED}")]
         return []
 
     def _callee(
@@ -174,11 +188,18 @@ class _Follower:
         if callee.type == "identifier":
             definition = self.index.helper(parts[0])
             if definition is not None and self._visible(definition, callee):
-                return self._helper(definition, line, stack)
+                kind, event, sub = self._helper(definition, line, stack)
+                typed = typed_call(callee, definition, self.index) if kind == "harmless" else None
+                if typed is not None:
+                    return "unknown", (line, typed), sub
+                return kind, event, sub
         if parts and context and len(parts) > 1 and parts[0] == context:
             if parts[1] in CONTEXT_ASSERTIONS:
                 return "assert", (line, f"{label}()"), None
         elif parts and self.index.call_asserts(parts):
+            slip = matcherless(callee, parts, self.index)
+            if slip is not None:
+                return "unknown", (line, slip), None
             return "assert", (line, f"{label}()"), None
         return "unknown", (line, f"it calls `{label}()`, which may assert"), None
 
@@ -258,6 +279,15 @@ def _cap(test: JsTestCase, outcome: _Outcome) -> str | None:
         return f"a setup or teardown hook (line {test.setup_line}) runs with it and may fail it"
     if test.inverted:
         return "it is marked as expected to fail, so the runner fails it when nothing fails"
+    if test.runner in _COUNTING_RUNNERS:
+        return _COUNTING_RUNNERS[test.runner]
+    if test.runner_caveat:
+        return test.runner_caveat
+    if test.local_api:
+        return (
+            f"it runs through `{test.local_api}`, which this file imports or defines itself "
+            "(an extended test function may set fixtures up around it)"
+        )
     if test.may_fail_by_runner:
         return (
             "its callback takes a parameter (a `done` callback, fixtures or a test context) "
@@ -296,8 +326,3 @@ def _why_nothing_fails(callback: Node, outcome: _Outcome) -> str:
         "it only declares and computes values that cannot fail (no assertion, no call, "
         "no throw): it can never fail"
     )
-
-
-def _snippet(node: Node) -> str:
-    flat = " ".join(js.text(node).split())
-    return flat if len(flat) <= 40 else flat[:37] + "..."

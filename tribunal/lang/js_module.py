@@ -119,6 +119,27 @@ class ModuleIndex:
             self.cache["binding-counts"] = counts
         return defs[0] if counts[name] == 1 else None
 
+    def binds_api_name(self, name: str, at: Node | None = None) -> bool:
+        """Whether this file binds the test-API name ``name`` itself (where ``at`` sees it).
+
+        ``import { test } from './fixtures'`` or ``const test = base.extend({...})``:
+        a test function that may set fixtures up around every test (Playwright
+        and Vitest ``auto`` fixtures), unlike one imported from a runner. A
+        binding whose scope does not hold ``at`` (``items.map(it => it.id)``)
+        does not count.
+        """
+        if name in self.imports.api:
+            return False
+        if name in self.imports.bound:
+            return True
+        for node in self.binders["bind"]:
+            if node.type != "identifier" or js.text(node) != name:
+                continue
+            scope = _binding_scope(node)
+            if at is None or (scope.start_byte <= at.start_byte and at.end_byte <= scope.end_byte):
+                return True
+        return False
+
     def api_role(self, name: str) -> tuple[str, str | None] | None:
         """(``test`` | ``suite`` | ``hook``, runner) when ``name`` is the test API here."""
         if name in self.imports.api:
@@ -215,6 +236,16 @@ def _function_defs(found: dict[str, list[Node]]) -> Iterable[FunctionDef]:
         name = declarator.child_by_field_name("name") if declarator is not None else None
         if declarator is not None and name is not None and name.type == "identifier":
             yield FunctionDef(js.text(name), value, _scope_of(declarator), hoisted=False)
+
+
+def _binding_scope(name: Node) -> Node:
+    """Where a bound name is visible: an arrow's or catch clause's own parameter, or a block."""
+    parent = name.parent
+    if parent is None:
+        return name
+    if parent.type in ("arrow_function", "catch_clause"):
+        return parent
+    return _scope_of(parent)
 
 
 def _scope_of(node: Node) -> Node:

@@ -12,6 +12,7 @@ throw, so the answer is the first such node, and the caller says UNVERIFIED.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING
 
@@ -40,20 +41,37 @@ _WRAPPERS = frozenset({"as_expression", "satisfies_expression", "non_null_expres
 #: Keys that change how an object converts to a primitive (so ``+`` or ``==`` may throw).
 _COERCION_KEYS = frozenset({"toString", "valueOf", "__proto__", "toJSON"})
 _MAX_DEPTH = 64
+#: Names a strict-mode binding may not use (modules and classes are always strict).
+_RESERVED = frozenset(
+    {"eval", "arguments", "let", "static", "implements", "interface", "package"}
+    | {"private", "protected", "public", "yield", "await", "undefined", "NaN", "Infinity"}
+)
+_LEGACY_OCTAL = re.compile(r"^0[\d_]")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 
 #: Local name -> declared with ``const`` (assigning to it throws).
 Env = dict[str, bool]
 
 
-class _Unsafe(Exception):
-    """Raised with the first node that might throw."""
+_EARLY_ERROR = "is an early SyntaxError in strict code, so the whole file fails to load"
 
-    def __init__(self, node: Node) -> None:
+
+class _Unsafe(Exception):
+    """Raised with the first node that might throw, and a clause saying why."""
+
+    def __init__(self, node: Node, why: str = "may throw") -> None:
         super().__init__(node.type)
         self.node = node
+        self.why = why
 
 
 def first_unsafe(body: Node, harmless_calls: Container[Node]) -> Node | None:
+    """The first node of ``body`` that might throw, or None (see ``first_unsafe_reason``)."""
+    found = first_unsafe_reason(body, harmless_calls)
+    return found[0] if found is not None else None
+
+
+def first_unsafe_reason(body: Node, harmless_calls: Container[Node]) -> tuple[Node, str] | None:
     """The first node of ``body`` that might throw, or None when nothing can.
 
     ``body`` is a function's ``statement_block`` or an arrow's expression body.
@@ -61,30 +79,67 @@ def first_unsafe(body: Node, harmless_calls: Container[Node]) -> Node | None:
     same-file helpers that cannot fail); their arguments are still checked.
     """
     checker = _Checker(harmless_calls)
+    function = body.parent
+    params = _parameter_names(function) if function is not None else set()
+    checker.scopes.append(dict.fromkeys(params, "param"))
     try:
         if body.type == "statement_block":
-            checker.block(body.named_children, {}, 0)
+            checker.block(body.named_children, {}, 0, own_scope=False)  # params share it
         else:
             checker.expr(body, {}, 0)
     except _Unsafe as unsafe:
-        return unsafe.node
+        return unsafe.node, unsafe.why
     return None
 
 
 class _Checker:
     def __init__(self, harmless_calls: Container[Node]) -> None:
         self.harmless = harmless_calls
+        #: Names declared per block, innermost last (``let``/``const``/``var``/``function``/
+        #: ``param``): declaring one twice is an early SyntaxError that fails the whole file.
+        self.scopes: list[dict[str, str]] = []
 
-    def block(self, statements: list[Node], outer: Mapping[str, bool], depth: int) -> None:
+    def block(
+        self, statements: list[Node], outer: Mapping[str, bool], depth: int, own_scope: bool = True
+    ) -> None:
         env: Env = dict(outer)  # let/const are block-scoped: nothing leaks out
-        for statement in statements:
-            self.statement(statement, env, depth + 1)
+        if own_scope:
+            self.scopes.append({})
+        try:
+            for statement in statements:
+                self.statement(statement, env, depth + 1)
+        finally:
+            if own_scope:
+                self.scopes.pop()
+
+    def declare(self, name: str, kind: str, where: Node) -> None:
+        """Record a declaration; raise on the clashes JavaScript rejects before running."""
+        if name in _RESERVED:
+            raise _Unsafe(where, _EARLY_ERROR)
+        current = self.scopes[-1] if self.scopes else {}
+        if kind in ("let", "const"):
+            if name in current:
+                raise _Unsafe(where, _EARLY_ERROR)
+        elif kind == "var":
+            if any(scope.get(name) in ("let", "const") for scope in self.scopes):
+                raise _Unsafe(where, _EARLY_ERROR)
+            for scope in self.scopes:  # ``var`` belongs to the whole function
+                scope.setdefault(name, "var")
+            return
+        elif current.get(name) in ("let", "const"):
+            raise _Unsafe(where, _EARLY_ERROR)
+        current[name] = kind
 
     def statement(self, node: Node, env: Env, depth: int) -> None:
         if depth > _MAX_DEPTH:
             raise _Unsafe(node)
         kind = node.type
-        if kind in _TYPE_ONLY or kind in _FUNCTION_DECLS or kind == "empty_statement":
+        if kind in _FUNCTION_DECLS:
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.declare(_text(name), "function", node)
+            return
+        if kind in _TYPE_ONLY or kind == "empty_statement":
             return
         if kind == "expression_statement":
             for child in node.named_children:
@@ -129,6 +184,9 @@ class _Checker:
                 raise _Unsafe(name)  # destructuring throws on null/undefined
             value = declarator.child_by_field_name("value")
             label = _text(name)
+            self.declare(label, keyword, declarator)
+            if value is None and keyword == "const":
+                raise _Unsafe(declarator, _EARLY_ERROR)  # ``const x;``
             if value is not None and value.type in _FUNCTION_VALUES:
                 env.pop(label, None)  # a function, not a literal: using it may throw
                 continue
@@ -140,11 +198,18 @@ class _Checker:
         if depth > _MAX_DEPTH:
             raise _Unsafe(node)
         kind = node.type
+        if kind == "string":
+            if _legacy_escape(_text(node)):
+                raise _Unsafe(node, _EARLY_ERROR)  # ``"\\01"``
+            return
         if kind in _LITERALS or kind == "comment":
             return
         if kind == "number":
-            if _text(node).lower().endswith("n"):
+            text = _text(node).lower()
+            if text.endswith("n"):
                 raise _Unsafe(node)  # BigInt: mixing with numbers throws
+            if _LEGACY_OCTAL.match(text):
+                raise _Unsafe(node, _EARLY_ERROR)  # ``010``
             return
         if kind == "identifier":
             name = _text(node)
@@ -164,6 +229,8 @@ class _Checker:
         for child in node.named_children:
             if child.type == "template_substitution":
                 self.children(child, env, depth)
+            elif child.type == "escape_sequence" and _legacy_escape(_text(child)):
+                raise _Unsafe(child, _EARLY_ERROR)  # an octal escape in a template
             elif child.type not in ("string_fragment", "escape_sequence"):
                 raise _Unsafe(child)
 
@@ -225,6 +292,33 @@ class _Checker:
         if args.type != "arguments":
             raise _Unsafe(args)  # a tagged template
         self.children(args, env, depth)
+
+
+def _legacy_escape(raw: str) -> bool:
+    """An octal escape (``\\1``, ``\\01``) or ``\\8``/``\\9``: rejected in strict code."""
+    for match in _ESCAPE.finditer(raw):
+        char = match.group(1)
+        if char in "12345789":
+            return True
+        if char == "0" and raw[match.end() : match.end() + 1].isdigit():
+            return True
+    return False
+
+
+def _parameter_names(function: Node) -> set[str]:
+    """Names a function's parameters bind (over-collecting is safe: it only adds clashes)."""
+    names: set[str] = set()
+    single = function.child_by_field_name("parameter")
+    params = single or function.child_by_field_name("parameters")
+    if params is None:
+        return names
+    stack = [params]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.add(_text(node))
+        stack.extend(node.named_children)
+    return names
 
 
 def _assignable(target: Node | None, env: Env, where: Node) -> None:

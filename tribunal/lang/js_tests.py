@@ -37,7 +37,8 @@ _CONTEXT_RUNNERS = frozenset({"node:test", "deno", "vitest"})
 def is_test_file(path: str) -> bool:
     """A JS/TS file that holds tests by naming convention.
 
-    ``*.test.*``, ``*.spec.*``, ``*_test.*`` (Deno), ``*.cy.*`` (Cypress), or any
+    ``*.test.*``, ``*.spec.*``, ``*_test.*`` (Deno), ``*.cy.*`` (Cypress),
+    ``*.test-d.*`` (Vitest type tests), or any
     file under a ``__tests__``, ``test``, ``tests`` or ``spec`` directory;
     declaration files and fixture/mock directories are never tests.
     """
@@ -51,7 +52,7 @@ def is_test_file(path: str) -> bool:
     if len(pieces) > 2 and pieces[-2] == "d":
         return False
     stem = pieces[0]
-    if any(piece in ("test", "spec", "cy") for piece in pieces[1:-1]):
+    if any(piece in ("test", "spec", "cy", "test-d", "spec-d") for piece in pieces[1:-1]):
         return True
     if stem.endswith("_test") or stem == "test":
         return True
@@ -84,6 +85,11 @@ class JsTestCase:
     runner: str | None
     context: str | None
     params: tuple[str, ...]
+    #: The test function's name when this file binds it itself (an extended ``test``).
+    local_api: str | None = None
+    #: Why the runner may fail the test whatever its body does (an option such as
+    #: ``{ plan: 1 }`` or Deno ``permissions``, or an ``async`` describe callback).
+    runner_caveat: str | None = None
 
     @property
     def may_fail_by_runner(self) -> bool:
@@ -130,7 +136,7 @@ def discover_tests(index: ModuleIndex) -> list[JsTestCase]:
     suites = [c for c in calls if c.role == "suite"]
     suite_nodes = {c.node for c in suites}
     hooks = [(hook_scope(c.node, suite_nodes), c.node) for c in calls if c.role == "hook"]
-    tests = [_test_case(call, suites, hooks) for call in calls if call.role == "test"]
+    tests = [_test_case(call, suites, hooks, index) for call in calls if call.role == "test"]
     return [t for t in tests if t is not None]
 
 
@@ -142,7 +148,10 @@ def judge_test(test: JsTestCase, index: ModuleIndex) -> Judgement:
 
 
 def _test_case(
-    call: ApiCall, suites: Sequence[ApiCall], hooks: Sequence[tuple[Node, Node]]
+    call: ApiCall,
+    suites: Sequence[ApiCall],
+    hooks: Sequence[tuple[Node, Node]],
+    index: ModuleIndex | None = None,
 ) -> JsTestCase | None:
     args_node = call.node.child_by_field_name("arguments")
     args = (
@@ -183,7 +192,31 @@ def _test_case(
         runner=call.runner,
         context=(params[0] or None) if params else None,
         params=tuple(params),
+        local_api=call.base
+        if index is not None and index.binds_api_name(call.base, call.node)
+        else None,
+        runner_caveat=_option_caveat(options.get("checked")) or _async_suite(call.node, suites),
     )
+
+
+def _option_caveat(value: Node | None) -> str | None:
+    if value is None or value.parent is None:
+        return None
+    return f"its option `{' '.join(js.text(value.parent).split())[:60]}` lets the runner fail it"
+
+
+def _async_suite(node: Node, suites: Sequence[ApiCall]) -> str | None:
+    """A suite around the test whose callback is ``async``: Jest fails such a file."""
+    for suite in suites:
+        call = suite.node
+        if not (call.start_byte < node.start_byte and node.end_byte <= call.end_byte):
+            continue
+        args = call.child_by_field_name("arguments")
+        for arg in args.named_children if args is not None else []:
+            if arg.type in FUNCTIONS and js.text(arg).startswith("async"):
+                line = js.first_line(call)
+                return f"the suite at line {line} has an async callback, which Jest rejects"
+    return None
 
 
 def _options(args: Sequence[Node]) -> dict[str, Node]:
@@ -223,6 +256,8 @@ def _option(found: dict[str, Node], key: str, value: Node) -> None:
         found["skipped"] = value
     elif key in ("fails", "failing", "shouldFail") and value.type == "true":
         found["inverted"] = value
+    elif key in ("plan", "permissions"):
+        found["checked"] = value  # node:test counts assertions; Deno may refuse permissions
 
 
 def _title(args: Sequence[Node], options: dict[str, Node]) -> str:

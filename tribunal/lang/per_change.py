@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 from tribunal.change import Change
+from tribunal.snapshot import EmptySnapshot
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -40,3 +41,8 @@ class PerChange(Generic[K, V]):
             self._tables.pop(slot, None)
 
         return forget
+
+
+def head_tree_known(change: Change) -> bool:
+    """False for a bare diff: files outside the diff cannot be read."""
+    return change.head is not None and not isinstance(change.head, EmptySnapshot)

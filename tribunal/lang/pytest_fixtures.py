@@ -26,17 +26,44 @@ from tribunal.lang.python_tests import parse_module
 
 MAX_HOPS = 3
 
+#: Hooks that run code around each test when a conftest.py (or a plugin) defines them;
+#: a failure there fails the test, and ``pytest_runtest_makereport`` may rewrite its outcome.
+RUN_HOOKS = frozenset(
+    {
+        "pytest_runtest_setup",
+        "pytest_runtest_call",
+        "pytest_runtest_teardown",
+        "pytest_runtest_protocol",
+        "pytest_runtest_makereport",
+        "pytest_pyfunc_call",
+        "pytest_fixture_setup",
+        "pytest_collection_modifyitems",
+        "pytest_itemcollected",
+    }
+)
+
 _PARSED: PerChange[str, ModuleIndex | None] = PerChange()
 
 
-def imported_autouse(change: Change, path: str, index: ModuleIndex) -> list[str]:
-    """Why imports of the test module at ``path`` may run autouse fixtures (if they may)."""
+def imported_autouse(
+    change: Change, path: str, index: ModuleIndex, hooks: bool = False
+) -> list[str]:
+    """Why imports of the module at ``path`` may run autouse fixtures (if they may).
+
+    ``hooks``: the module is a plugin (a conftest.py), so hook functions it
+    imports run around every test too.
+    """
     reasons = []
     for item in fixture_imports(index):
+        if hooks and item.name in RUN_HOOKS:
+            reasons.append(
+                f"the hook `{item.name}` is imported from {item.module} (line {item.line})"
+            )
+            continue
         target = resolve_module(change, path, item.module)
         if target is None:
             continue
-        why = _autouse_in(change, target, item.name, MAX_HOPS)
+        why = _autouse_in(change, target, item.name, MAX_HOPS, hooks)
         if why:
             reasons.append(f"{_describe(item)} (line {item.line}): {why}")
     return reasons
@@ -68,7 +95,7 @@ def resolve_module(change: Change, importer: str, module: str) -> str | None:
     return None
 
 
-def _autouse_in(change: Change, path: str, name: str, hops: int) -> str:
+def _autouse_in(change: Change, path: str, name: str, hops: int, hooks: bool = False) -> str:
     index = _PARSED.get(change, path, lambda: _index(change, path))
     if index is None:
         return f"`{path}` could not be parsed"
@@ -76,8 +103,10 @@ def _autouse_in(change: Change, path: str, name: str, hops: int) -> str:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             if (name in ("*", stmt.name)) and _is_autouse(stmt, index):
                 return f"`{path}` defines autouse fixture `{stmt.name}` (line {stmt.lineno})"
+            if hooks and name in ("*", stmt.name) and stmt.name in RUN_HOOKS:
+                return f"`{path}` defines hook `{stmt.name}` (line {stmt.lineno})"
         elif isinstance(stmt, ast.ImportFrom) and hops > 0:
-            why = _reexport(change, path, stmt, name, hops)
+            why = _reexport(change, path, stmt, name, hops, hooks)
             if why:
                 return why
         elif isinstance(stmt, ast.Assign | ast.AnnAssign) and _autouse_keyword(stmt):
@@ -85,14 +114,16 @@ def _autouse_in(change: Change, path: str, name: str, hops: int) -> str:
     return ""
 
 
-def _reexport(change: Change, path: str, stmt: ast.ImportFrom, name: str, hops: int) -> str:
+def _reexport(
+    change: Change, path: str, stmt: ast.ImportFrom, name: str, hops: int, hooks: bool
+) -> str:
     module = "." * stmt.level + (stmt.module or "")
     for alias in stmt.names:
         if alias.name == "*" or name in ("*", alias.asname or alias.name):
             target = resolve_module(change, path, module)
             if target is not None and target != path:
                 wanted = name if alias.name == "*" else alias.name
-                why = _autouse_in(change, target, wanted, hops - 1)
+                why = _autouse_in(change, target, wanted, hops - 1, hooks)
                 if why:
                     return why
     return ""

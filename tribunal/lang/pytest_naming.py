@@ -30,6 +30,7 @@ class PytestNaming:
     functions: tuple[str, ...] = ("test",)
     source: str | None = None  # the config file the patterns came from
     usefixtures: tuple[str, ...] = ()  # the ``usefixtures`` ini option: applied to every test
+    plugins: tuple[str, ...] = ()  # ``addopts = -p name``: plugins whose hooks run with tests
 
     def file(self, path: str) -> bool:
         """pytest's ``fnmatch_ex``: a pattern without ``/`` matches the file name."""
@@ -74,7 +75,24 @@ def naming_from_config(path: str, text: str) -> PytestNaming | None:
         functions=_patterns(options.get("python_functions"), DEFAULT_NAMING.functions),
         source=path,
         usefixtures=_patterns(options.get("usefixtures"), ()),
+        plugins=_plugins(options.get("addopts")),
     )
+
+
+def _plugins(addopts: object) -> tuple[str, ...]:
+    """``-p name`` / ``-pname`` in ``addopts`` (``-p no:name`` disables one instead)."""
+    words = list(_patterns(addopts, ()))
+    found = []
+    for position, word in enumerate(words):
+        if word == "-p" and position + 1 < len(words):
+            name = words[position + 1]
+        elif word.startswith("-p") and len(word) > 2 and not word.startswith("--"):
+            name = word[2:].lstrip("=")
+        else:
+            continue
+        if name and not name.startswith("no:"):
+            found.append(name)
+    return tuple(found)
 
 
 def _toml_options(text: str) -> Mapping[str, Any] | None:

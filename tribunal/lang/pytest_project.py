@@ -18,36 +18,18 @@ from collections.abc import Callable
 
 from tribunal.change import Change
 from tribunal.findings import Verdict
-from tribunal.lang.per_change import PerChange
-from tribunal.lang.pytest_fixtures import imported_autouse
+from tribunal.lang.per_change import PerChange, head_tree_known
+from tribunal.lang.pytest_fixtures import RUN_HOOKS, imported_autouse
 from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, PytestNaming, ancestor_dirs
 from tribunal.lang.pytest_naming import naming_from_config as _naming_from_config
 from tribunal.lang.python_index import ModuleIndex, top_level
 from tribunal.lang.python_judge import Judgement, judge_test
 from tribunal.lang.python_marks import Effect, classify
 from tribunal.lang.python_tests import PyTestCase, parse_source
-from tribunal.snapshot import EmptySnapshot
-
-#: conftest hooks that run code around each test (a failure there fails the test).
-RUN_HOOKS = frozenset(
-    {
-        "pytest_runtest_setup",
-        "pytest_runtest_call",
-        "pytest_runtest_teardown",
-        "pytest_runtest_protocol",
-        "pytest_pyfunc_call",
-        "pytest_collection_modifyitems",
-        "pytest_itemcollected",
-    }
-)
 
 _NAMING: PerChange[str, PytestNaming] = PerChange()
 _CONFTEST: PerChange[str, tuple[str, ...]] = PerChange()
-
-
-def head_tree_known(change: Change) -> bool:
-    """False for a bare diff: files outside the diff cannot be read."""
-    return change.head is not None and not isinstance(change.head, EmptySnapshot)
+_PLUGIN: PerChange[str, str] = PerChange()
 
 
 def naming_for(change: Change, path: str) -> PytestNaming:
@@ -67,6 +49,10 @@ def outside_setup(change: Change, path: str, index: ModuleIndex) -> tuple[str, .
     """
     naming = naming_for(change, path)
     reasons = list(conftest_setup(change, path))
+    reasons.extend(_own_plugin(change, path))
+    if naming.plugins:
+        plugins = ", ".join(naming.plugins)
+        reasons.insert(0, f"`{naming.source}` loads plugins with addopts -p {plugins}")
     if naming.usefixtures:
         fixtures = ", ".join(naming.usefixtures)
         reasons.insert(0, f"`{naming.source}` applies usefixtures = {fixtures} to every test")
@@ -97,6 +83,30 @@ def conftest_setup(change: Change, path: str) -> tuple[str, ...]:
         conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
         reasons.extend(_CONFTEST.get(change, conftest, _reader(change, conftest)))
     return tuple(reasons)
+
+
+def _own_plugin(change: Change, path: str) -> tuple[str, ...]:
+    """A ``pytest11`` entry point: the project is a pytest plugin, loaded for its own tests."""
+    if not head_tree_known(change):
+        return ()
+    for directory in ancestor_dirs(posixpath.dirname(path)):
+        for name in ("pyproject.toml", "setup.cfg", "setup.py"):
+            config = posixpath.join(directory, name) if directory else name
+            found = _PLUGIN.get(change, config, _plugin_reader(change, config))
+            if found:
+                return (found,)
+    return ()
+
+
+def _plugin_reader(change: Change, config: str) -> Callable[[], str]:
+    return lambda: _declares_plugin(change, config)
+
+
+def _declares_plugin(change: Change, config: str) -> str:
+    source = change.read_head(config)
+    if source is None or "pytest11" not in source.text:
+        return ""
+    return f"`{config}` registers a pytest plugin (a `pytest11` entry point) that runs with tests"
 
 
 def _naming_for_dir(change: Change, directory: str) -> PytestNaming:
@@ -134,7 +144,25 @@ def _read_conftest(change: Change, path: str) -> tuple[str, ...]:
             reasons.append(reason)
     if not reasons:
         reasons.extend(_autouse_anywhere(parsed.tree, path))
+    if not reasons:
+        reasons.extend(_registers_plugin(parsed.tree, path))
+    if not reasons:
+        imported = imported_autouse(change, path, index, hooks=True)
+        reasons.extend(f"in `{path}`, {why}" for why in imported)
     return tuple(reasons)
+
+
+def _registers_plugin(tree: ast.Module, path: str) -> list[str]:
+    """``config.pluginmanager.register(Plugin())``: a plugin whose hooks are not in the file."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("register", "import_plugin", "consider_module")
+            and "pluginmanager" in ast.unparse(node.func.value)
+        ):
+            return [f"`{path}` registers a plugin at line {node.lineno}"]
+    return []
 
 
 def _autouse_anywhere(tree: ast.Module, path: str) -> list[str]:

@@ -17,34 +17,33 @@ import contextlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from tribunal.lang.python_consts import Raises, Unknown, evaluate
 from tribunal.lang.python_index import FuncDef, ModuleIndex
 from tribunal.lang.python_purity import short
+from tribunal.lang.python_slips import (
+    MOCK_ASSERTS,
+    Misspelling,
+    always_true,
+    inert_check,
+    literal_truthy,
+    misspelled_mock_assert,
+    operands,
+)
+
+__all__ = [
+    "MOCK_ASSERTS",
+    "PYTEST_CHECKS",
+    "Assertion",
+    "AssertionScan",
+    "Misspelling",
+    "misspelled_mock_assert",
+    "scan_assertions",
+]
 
 MAX_DEPTH = 8
 
 PYTEST_CHECKS = frozenset(
     {"pytest.raises", "pytest.warns", "pytest.fail", "pytest.deprecated_call"}
 )
-MOCK_ASSERTS = (
-    "assert_called",
-    "assert_called_once",
-    "assert_called_with",
-    "assert_called_once_with",
-    "assert_any_call",
-    "assert_has_calls",
-    "assert_not_called",
-    "assert_awaited",
-    "assert_awaited_once",
-    "assert_awaited_with",
-    "assert_awaited_once_with",
-    "assert_any_await",
-    "assert_has_awaits",
-    "assert_not_awaited",
-)
-#: Mock assertions without their ``assert_`` prefix: ``m.called_once_with()`` is the classic
-#: slip. The one-word forms (``called``, ``awaited``) are too common elsewhere to flag.
-_MOCK_BARE = {name.removeprefix("assert_"): name for name in MOCK_ASSERTS if name.count("_") > 1}
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 
@@ -53,12 +52,6 @@ class Assertion(NamedTuple):
     kind: str  # "assert", "raise", "pytest", "unittest", "mock", "assert-named"
     text: str
     via: str = ""  # "helper `check` (line 30)" when reached through a helper
-
-
-class Misspelling(NamedTuple):
-    line: int
-    written: str  # "m.called_once_with"
-    meant: str  # "assert_called_once_with"
 
 
 class AssertionScan(NamedTuple):
@@ -82,21 +75,6 @@ def scan_assertions(
         tuple(dict.fromkeys(scanner.misspelled)),
         tuple(sorted(set(scanner.tautology_lines))),
     )
-
-
-def misspelled_mock_assert(name: str) -> str | None:
-    """The real Mock assertion ``name`` looks like a misspelling of, if any."""
-    if name in MOCK_ASSERTS:
-        return None
-    if name in _MOCK_BARE:
-        return _MOCK_BARE[name]
-    import difflib
-
-    candidates = MOCK_ASSERTS if name.startswith("assert") else tuple(_MOCK_BARE)
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.85)
-    if not close:
-        return None
-    return close[0] if close[0] in MOCK_ASSERTS else _MOCK_BARE[close[0]]
 
 
 class _Scanner:
@@ -132,6 +110,12 @@ class _Scanner:
         if isinstance(stmt, ast.Assert):
             self.assert_stmt(stmt, ctx)
             return
+        if isinstance(stmt, ast.Expr):
+            slip = inert_check(stmt.value, self.index)
+            if slip is not None:
+                self.misspelled.append(slip)
+                self.expressions(operands(stmt.value), ctx)
+                return
         if isinstance(stmt, ast.Raise):
             self.add(stmt, "raise", ctx)
         if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Constant):
@@ -152,8 +136,14 @@ class _Scanner:
                 self.expressions(_expressions_in(value), ctx)
 
     def assert_stmt(self, stmt: ast.Assert, ctx: _Context) -> None:
-        if id(stmt) in self.discounted or _literal_truthy(stmt.test):
+        if id(stmt) in self.discounted or literal_truthy(stmt.test):
             self.tautology_lines.append(stmt.lineno)
+            self.expressions([stmt.test], ctx)
+            return
+        meant = always_true(stmt)
+        if meant is not None:
+            written = short(stmt).splitlines()[0]
+            self.misspelled.append(Misspelling(stmt.lineno, written, meant, "always-true"))
             self.expressions([stmt.test], ctx)
             return
         self.add(stmt, "assert", ctx)
@@ -174,10 +164,10 @@ class _Scanner:
         last = func.attr if isinstance(func, ast.Attribute) else name.rsplit(".", 1)[-1]
         if name in PYTEST_CHECKS:
             self.add(call, "pytest", ctx)
+        elif self.local_callable(func, ctx):
+            return  # judged by its body, which ``expressions`` follows (even ``self.assert_ok``)
         elif _is_self_assert(func, ctx):
             self.add(call, "unittest", ctx)
-        elif self.local_callable(func, ctx):
-            return  # judged by its body, which ``expressions`` follows
         elif isinstance(func, ast.Attribute) and not self.index.is_imported(func):
             meant = misspelled_mock_assert(last)
             if meant is not None:
@@ -271,11 +261,3 @@ def _expressions_in(value: object) -> list[ast.AST]:
     if isinstance(value, list):
         return [v for v in value if isinstance(v, ast.expr | ast.withitem | ast.keyword)]
     return []
-
-
-def _literal_truthy(test: ast.expr) -> bool:
-    """``assert True``, ``assert 1 == 1``: asserts on literals that can never fail."""
-    try:
-        return bool(evaluate(test, {}))
-    except (Unknown, Raises):
-        return False

@@ -62,6 +62,21 @@ _COMPARE: Mapping[type[ast.cmpop], Callable[[Any, Any], Any]] = {
     ast.NotIn: lambda a, b: a not in b,
 }
 _SINGLETONS = (type(None), bool, type(Ellipsis))
+#: In-place operators: ``a += [2]`` extends the list ``a`` names (and every alias of it).
+_INPLACE: Mapping[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.iadd,
+    ast.Sub: operator.isub,
+    ast.Mult: operator.imul,
+    ast.Div: operator.itruediv,
+    ast.FloorDiv: operator.ifloordiv,
+    ast.Mod: operator.imod,
+    ast.Pow: operator.ipow,
+    ast.LShift: operator.ilshift,
+    ast.RShift: operator.irshift,
+    ast.BitOr: operator.ior,
+    ast.BitAnd: operator.iand,
+    ast.BitXor: operator.ixor,
+}
 
 
 def evaluate(node: ast.expr, env: Mapping[str, object], depth: int = 0) -> object:
@@ -76,6 +91,25 @@ def evaluate(node: ast.expr, env: Mapping[str, object], depth: int = 0) -> objec
         raise Unknown from None
     except Exception as exc:
         raise Raises(exc) from None
+
+
+def augmented(op: ast.operator, current: object, value: object) -> object:
+    """``current op= value`` as Python runs it: a list, set or dict changes in place.
+
+    ``a = [1]; b = a; a += [2]`` leaves ``b == [1, 2]``; computing ``a + [2]``
+    instead would make ``assert b == [1]`` look true when it always fails.
+    Raises ``Unknown`` or ``Raises`` like ``evaluate``.
+    """
+    func = _INPLACE.get(type(op))
+    if func is None or not _small_enough(op, current, value):
+        raise Unknown
+    try:
+        result = func(current, value)
+    except Exception as exc:
+        raise Raises(exc) from None
+    if isinstance(result, int) and result.bit_length() > MAX_BITS:
+        raise Unknown
+    return result
 
 
 def _eval(node: ast.expr, env: Mapping[str, object], depth: int) -> object:
@@ -96,7 +130,10 @@ def _eval(node: ast.expr, env: Mapping[str, object], depth: int) -> object:
     if isinstance(node, ast.Dict):
         if any(k is None for k in node.keys):
             raise Unknown
-        return {sub(k): sub(v) for k, v in zip(node.keys, node.values, strict=True) if k}
+        pairs = [(sub(k), sub(v)) for k, v in zip(node.keys, node.values, strict=True) if k]
+        if _bytes_warning([k for k, _ in pairs], []):
+            raise Unknown  # equal hashes of bytes and str keys compare under ``-bb``
+        return dict(pairs)
     if isinstance(node, ast.UnaryOp):
         operand = sub(node.operand)
         if isinstance(node.op, ast.Invert) and isinstance(operand, bool):
@@ -114,7 +151,38 @@ def _eval(node: ast.expr, env: Mapping[str, object], depth: int) -> object:
 
 
 def _container(node: ast.List | ast.Set, items: list[object]) -> object:
-    return list(items) if isinstance(node, ast.List) else set(items)
+    if isinstance(node, ast.List):
+        return list(items)
+    if _bytes_warning(items, items):
+        raise Unknown  # ``{"a", b"a"}``: equal hashes, so ``-bb`` sees a comparison
+    return set(items)
+
+
+def _bytes_warning(left: object, right: object) -> bool:
+    """Whether comparing the two (or anything inside them) may warn under ``python -b``.
+
+    CPython's ``-b``/``-bb`` flags make ``bytes == str`` and ``bytes == int``
+    warn or raise, also inside containers and on hash collisions in sets and
+    dicts; such a comparison is not a certainty.
+    """
+    kinds = _scalar_kinds(left) | _scalar_kinds(right)
+    return bytes in kinds and bool(kinds & {str, int})
+
+
+def _scalar_kinds(value: object, depth: int = 0) -> set[type]:
+    if isinstance(value, bytes):
+        return {bytes}
+    if isinstance(value, str):
+        return {str}
+    if isinstance(value, int):  # bool included: ``b"" == True`` warns too
+        return {int}
+    if depth > MAX_DEPTH or not isinstance(value, tuple | list | set | frozenset | dict):
+        return set()
+    items = [*value.keys(), *value.values()] if isinstance(value, dict) else list(value)
+    kinds: set[type] = set()
+    for item in items:
+        kinds |= _scalar_kinds(item, depth + 1)
+    return kinds
 
 
 def _binary(op: ast.operator, left: object, right: object) -> object:
@@ -164,7 +232,7 @@ def _compare(node: ast.Compare, sub: Callable[[ast.expr], object]) -> object:
             if not (isinstance(left, _SINGLETONS) and isinstance(right, _SINGLETONS)):
                 raise Unknown  # identity of other literals is an implementation detail
             outcome = (left is right) == isinstance(op, ast.Is)
-        elif {type(left), type(right)} == {str, bytes}:
+        elif _bytes_warning(left, right):
             raise Unknown  # ``python -bb`` turns this comparison into an error
         else:
             outcome = bool(_COMPARE[type(op)](left, right))

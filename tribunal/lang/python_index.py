@@ -131,7 +131,53 @@ class ModuleIndex:
         defs = self.functions.get(name, ())
         if len(defs) != 1 or self.binding_counts.get(name) != 1:
             return None
+        if name in self.rebound_elsewhere or self.star_import_after(defs[0]):
+            return None
         return defs[0] if name in self.unconditional else None
+
+    @cached_property
+    def rebound_elsewhere(self) -> frozenset[str]:
+        """Module names a ``global`` statement lets some function rebind at run time."""
+        return frozenset(
+            name
+            for node in ast.walk(self.tree)
+            if isinstance(node, ast.Global)
+            for name in node.names
+        )
+
+    @cached_property
+    def star_imports(self) -> tuple[int, ...]:
+        """Lines of ``from m import *`` at module level: each may rebind any name."""
+        return tuple(
+            stmt.lineno
+            for stmt in top_level(self.tree.body)
+            if isinstance(stmt, ast.ImportFrom) and any(a.name == "*" for a in stmt.names)
+        )
+
+    @cached_property
+    def compile_error(self) -> str | None:
+        """Why CPython's compiler rejects a module its parser accepted, if it does.
+
+        ``def f(a, a)``, ``break`` outside a loop and ``global x`` after ``x =``
+        parse but do not compile: pytest then fails the module at collection, so
+        none of its tests can be called certain to pass. Asked only when a
+        verdict depends on it (compiling costs a few milliseconds).
+        """
+        import warnings
+
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(self.tree, "<test module>", "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            return f"line {exc.lineno}: {exc.msg}"
+        except (ValueError, TypeError, RecursionError, MemoryError) as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return None
+
+    def star_import_after(self, fn: FuncDef) -> bool:
+        """Whether a star import below ``fn`` may replace it before a test calls it."""
+        return any(line > fn.lineno for line in self.star_imports)
 
     def local_class(self, expr: ast.expr) -> ast.ClassDef | None:
         """A same-file top-level class that ``expr`` names unambiguously."""

@@ -65,6 +65,8 @@ def judge_test(
         for line in scan.tautologies
     ]
     around = [*test.setup, *outside_setup, *test.caveats]
+    if purity.blocker is None and not around and index.compile_error is not None:
+        around = [f"its module does not compile ({index.compile_error}), so it never runs"]
     if purity.blocker is None and not around:
         reason = _harmless_body(test, purity.helpers, bool(scan.tautologies))
         return Judgement(
@@ -112,16 +114,36 @@ def _assertion_line(assertion: Assertion) -> str:
 
 
 def _misspelling_notes(misspellings: Sequence[Misspelling]) -> list[str]:
-    notes = []
-    for slip in misspellings:
-        method = slip.written.rsplit(".", 1)[-1]
-        effect = (
-            "a Mock rejects unknown assert* names with AttributeError instead of checking"
-            if method.startswith("assert")
-            else "on a Mock it just returns another Mock and checks nothing"
+    return [_note(slip) for slip in misspellings]
+
+
+def _note(slip: Misspelling) -> str:
+    """One sentence: what was written, why it checks nothing, what was probably meant."""
+    where = f"at line {slip.line}"
+    if slip.kind == "uncalled":
+        return (
+            f"`{slip.written}` {where} is never called (no parentheses), so it checks "
+            f"nothing; did you mean `{slip.meant}`?"
         )
-        notes.append(
-            f"`{slip.written}(...)` at line {slip.line} is not an assertion; "
-            f"did you mean `{slip.meant}`? ({effect})"
+    if slip.kind == "unused":
+        return (
+            f"`{slip.written}` {where} is not used as a `with` block (and is given no "
+            f"function to call), so it checks nothing; did you mean `{slip.meant}`?"
         )
-    return notes
+    if slip.kind == "always-true":
+        why = (
+            "a non-empty tuple, list, set or dict is always true"
+            if slip.written.removeprefix("assert ")[:1] in ("(", "[", "{")
+            else "an `or` with a true literal is always true"
+        )
+        return f"`{slip.written}` {where} can never fail: {why}; did you mean `{slip.meant}`?"
+    method = slip.written.rsplit(".", 1)[-1]
+    effect = (
+        "a Mock rejects unknown assert* names with AttributeError instead of checking"
+        if method.startswith("assert")
+        else "on a Mock it just returns another Mock and checks nothing"
+    )
+    return (
+        f"`{slip.written}(...)` {where} is not an assertion; "
+        f"did you mean `{slip.meant}`? ({effect})"
+    )

@@ -33,7 +33,11 @@ class Mark(NamedTuple):
     flag: bool = False  # FIXTURE: autouse; PARAMETRIZE: indirect or unreadable
 
 
-_INERT_BUILTINS = frozenset({"staticmethod", "classmethod"})
+#: Decorators that return the function they are given, unchanged.
+_INERT_BUILTINS = frozenset(
+    {"staticmethod", "classmethod", "typing.override", "typing_extensions.override"}
+    | {"typing.final", "typing_extensions.final", "typing.no_type_check"}
+)
 #: Marks of well-known plugins that set fixtures up around the test.
 _FIXTURE_MARKS = frozenset(
     {"django_db", "vcr", "default_cassette", "freeze_time", "time_machine", "httpx_mock"}
@@ -79,6 +83,8 @@ def _pytest_mark(mark: str, call: ast.Call | None, text: str) -> Mark:
         conditions = [*(call.args if call else []), *_kw(call, "condition")]
         if any(_literal_true(c) for c in conditions):
             return Mark(Effect.SKIP, text)
+        if any(_str(c) is not None for c in conditions):
+            return Mark(Effect.SETUP, f"{text} (pytest evaluates its condition string at setup)")
         return Mark(Effect.INERT, text)
     if mark == "xfail":
         run = _kw(call, "run")

@@ -14,7 +14,7 @@ import ast
 import enum
 from typing import NamedTuple
 
-from tribunal.lang.python_consts import Raises, Unknown, evaluate
+from tribunal.lang.python_consts import Raises, Unknown, augmented, evaluate
 from tribunal.lang.python_index import PLAIN_TESTCASES, FuncDef, ModuleIndex, bound_names
 
 MAX_HELPER_DEPTH = 6
@@ -119,22 +119,37 @@ class _Walker:
         if isinstance(stmt, ast.AnnAssign) and stmt.value is None:
             return None if isinstance(stmt.target, ast.Name) else _blocker(stmt)
         if isinstance(stmt, ast.AugAssign):
-            if not isinstance(stmt.target, ast.Name):
-                return _blocker(stmt)
-            expr: ast.expr = ast.BinOp(ast.Name(stmt.target.id, ast.Load()), stmt.op, stmt.value)
-            ast.copy_location(expr, stmt)
-            targets: list[ast.expr] = [stmt.target]
-        else:
-            assert stmt.value is not None
-            expr = stmt.value
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        value, blocker = self.value(expr, frame)
+            return self.augmented(stmt, frame)
+        assert stmt.value is not None
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        value, blocker = self.value(stmt.value, frame)
         if blocker is not None:
             return blocker
         for target in targets:
             problem = _bind(target, value, frame)
             if problem is not None:
                 return Blocker(stmt.lineno, problem)
+        return None
+
+    def augmented(self, stmt: ast.AugAssign, frame: _Frame) -> Outcome:
+        """``x op= v`` on a literal-bound local, in place as Python does it (aliases see it)."""
+        target = stmt.target
+        if not isinstance(target, ast.Name):
+            return _blocker(stmt)
+        value, blocker = self.value(stmt.value, frame)
+        if blocker is not None:
+            return blocker
+        text = f"`{short(stmt)}`"
+        if target.id not in frame.env:
+            return Blocker(stmt.lineno, f"runs {text}, on a name not bound from a literal")
+        try:
+            result = augmented(stmt.op, frame.env[target.id], value)
+        except Raises as exc:
+            return Blocker(stmt.lineno, f"runs {text}, which raises {exc.error}")
+        except Unknown:
+            return Blocker(stmt.lineno, f"runs {text}")
+        frame.funcs.pop(target.id, None)
+        frame.env[target.id] = result
         return None
 
     def assertion(self, stmt: ast.Assert, frame: _Frame) -> Outcome:
@@ -220,9 +235,11 @@ def _parameters(fn: FuncDef, method: bool) -> dict[str, object] | None:
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
     for arg, default in pairs:
         try:
-            env[arg.arg] = evaluate(default, {})
+            value = evaluate(default, {})
         except (Unknown, Raises):
             continue
+        if not isinstance(value, list | dict | set):
+            env[arg.arg] = value  # a mutable default is shared by every call: not a literal
     return env
 
 

@@ -29,6 +29,11 @@ CLASS_SETUP = frozenset(
     {"setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown"}
     | {"setup_method", "teardown_method", "setup_class", "teardown_class"}
     | {"setup", "teardown", "setUpTestData"}
+    # unittest runs every test through these; a same-file override wraps the test body
+    | {"run", "__call__", "debug", "doCleanups", "doClassCleanups", "_callSetUp"}
+    | {"_callTestMethod", "_callTearDown", "_callCleanup", "_callAsyncTestMethod"}
+    # unittest builds one instance per test and looks the method up by name
+    | {"__init__", "__new__", "__getattribute__"}
 )
 _RUNTIME_SKIPS = frozenset({"pytest.skip", "pytest.xfail"})
 
@@ -102,6 +107,9 @@ def module_scope(index: ModuleIndex) -> ClassScope:
                 found.setup.append(reason)
         if _names_target(stmt, "pytest_plugins"):
             found.setup.append(f"`pytest_plugins` (line {stmt.lineno}) loads plugin fixtures")
+        assigned = assigned_autouse(stmt)
+        if assigned:
+            found.setup.append(f"{assigned} in this module")
     for stmt in index.tree.body:
         if _module_skip(stmt, index):
             found.skip = found.skip or f"the module skips itself at line {stmt.lineno}"
@@ -162,6 +170,10 @@ def class_scope(
             reason = _setup_function(method, index, CLASS_SETUP, f"in class {klass.name}")
             if reason:
                 found.setup.append(reason)
+        for stmt in top_level(klass.body):
+            assigned = assigned_autouse(stmt)
+            if assigned:
+                found.setup.append(f"{assigned} in class {klass.name}")
     for name in foreign:
         if name not in PLAIN_TESTCASES and name not in ("object", "builtins.object"):
             found.setup.append(f"class {cls.name} inherits from `{name}`, defined elsewhere")
@@ -185,6 +197,12 @@ def function_marks(
     params = _params(node, drop_first=method and not static)
     if method and not static and not (node.args.posonlyargs or node.args.args or node.args.vararg):
         found.caveats.append("it takes no `self`, so calling it as a method raises TypeError")
+    positional_only = _required_positional_only(node, drop_first=method and not static)
+    if positional_only:
+        found.caveats.append(
+            f"its positional-only parameter `{positional_only[0]}` is never passed, "
+            "so calling it raises TypeError"
+        )
     if isinstance(node, ast.AsyncFunctionDef) and not scope.runs_coroutines:
         found.setup.append(
             "it is async: an async plugin runs it in an event loop it sets up "
@@ -192,7 +210,10 @@ def function_marks(
         )
     covered = {*found.parametrized, *scope.parametrized}
     fixtures = [p for p in params if p not in covered]
-    if fixtures:
+    if fixtures and scope.unittest:
+        names = ", ".join(f"`{p}`" for p in fixtures)
+        found.caveats.append(f"unittest calls it without {names}, so it raises TypeError")
+    elif fixtures:
         names = ", ".join(f"`{p}`" for p in fixtures)
         found.setup.append(f"it takes {names}, so fixture or parameter setup runs first")
     extra = [p for p in dict.fromkeys(found.parametrized) if p not in params]
@@ -259,6 +280,24 @@ def _setup_function(fn: FuncDef, index: ModuleIndex, names: frozenset[str], wher
     return ""
 
 
+def assigned_autouse(stmt: ast.stmt) -> str:
+    """``reset = pytest.fixture(autouse=True)(_reset)``: an autouse fixture made by a call.
+
+    Any ``autouse=`` keyword that is not literally false, in a statement other
+    than a ``def`` (whose decorators ``classify`` reads), counts.
+    """
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return ""
+    if isinstance(stmt, ast.If | ast.With | ast.AsyncWith | ast.Try | ast.TryStar):
+        return ""  # ``top_level`` yields the statements inside on their own
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.keyword) and node.arg == "autouse":
+            value = node.value
+            if not (isinstance(value, ast.Constant) and value.value in (False, None, 0)):
+                return f"an autouse fixture made at line {stmt.lineno} runs around the tests"
+    return ""
+
+
 def _pytestmark(stmt: ast.stmt) -> ast.expr | None:
     if isinstance(stmt, ast.Assign | ast.AnnAssign) and _names_target(stmt, "pytestmark"):
         return stmt.value
@@ -286,13 +325,38 @@ def _module_skip(stmt: ast.stmt, index: ModuleIndex) -> bool:
 
 
 def _params(node: FuncDef, drop_first: bool) -> list[str]:
+    """The arguments pytest fills with fixtures: those without a default.
+
+    pytest (``getfuncargnames``) passes only positional-or-keyword and
+    keyword-only parameters that have no default; ``x=1``, ``*args`` and
+    ``**kwargs`` are left to Python, so they run no setup.
+    """
     args = node.args
-    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-    if drop_first:
-        positional = positional[1:]
-    rest = [a.arg for a in args.kwonlyargs]
-    rest += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
-    return positional + rest
+    positional = [*args.posonlyargs, *args.args]
+    first = positional[0] if drop_first and positional else None
+    optional = _with_default(node)
+    names = [a.arg for a in args.args if a is not first and id(a) not in optional]
+    kw_pairs = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    names += [a.arg for a, default in kw_pairs if default is None]
+    return names
+
+
+def _with_default(node: FuncDef) -> set[int]:
+    """``id()`` of the positional parameters that have a default (the last ones)."""
+    positional = [*node.args.posonlyargs, *node.args.args]
+    count = len(node.args.defaults)
+    return {id(a) for a in positional[len(positional) - count :]} if count else set()
+
+
+def _required_positional_only(node: FuncDef, drop_first: bool) -> list[str]:
+    """Positional-only parameters without a default: pytest never passes them."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    optional = _with_default(node)
+    found = [a for a in args.posonlyargs if id(a) not in optional]
+    if drop_first and found and found[0] is positional[0]:
+        found = found[1:]
+    return [a.arg for a in found]
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:

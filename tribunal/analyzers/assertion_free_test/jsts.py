@@ -19,8 +19,10 @@ from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang import js
+from tribunal.lang.js_judge import Judgement
 from tribunal.lang.js_module import ModuleIndex
-from tribunal.lang.js_tests import JsTestCase, is_test_file, judge_test, tests_of
+from tribunal.lang.js_project import judge_in_project
+from tribunal.lang.js_tests import JsTestCase, is_test_file, tests_of
 from tribunal.paths import language_of
 
 if TYPE_CHECKING:
@@ -31,6 +33,8 @@ _TITLES = {
     Verdict.UNVERIFIED: "test '{}' may assert nothing",
     Verdict.CONTRADICTED: "test '{}' asserts nothing",
 }
+_FIX = "Add an assertion on the behaviour the test is named for, or delete the test."
+_CHECK = "If it should check a result, assert on it; a smoke test that only runs code is fine."
 _TEST_CALL = re.compile(r"\b(?:it|test|specify|fit|Deno\s*\.\s*test)\s*(?:\.\s*\w+\s*)*[(`]")
 
 Span = tuple[int, int]
@@ -52,7 +56,8 @@ def judge_file(change: Change, fc: FileChange) -> Iterator[Finding]:
         if test.skipped:
             continue
         if fc.touches(test.start_line, test.end_line, old_spans.get(key)):
-            yield _finding(fc.path, test, index, language)
+            judgement = judge_in_project(change, fc.path, test, index, source.text)
+            yield _finding(fc.path, test, judgement, language)
     unreadable = _unreadable_line(fc, index, tests)
     if unreadable is not None:
         yield Finding(
@@ -69,8 +74,14 @@ def judge_file(change: Change, fc: FileChange) -> Iterator[Finding]:
         )
 
 
-def _finding(path: str, test: JsTestCase, index: ModuleIndex, language: str) -> Finding:
-    judgement = judge_test(test, index)
+def _finding(path: str, test: JsTestCase, judgement: Judgement, language: str) -> Finding:
+    lines = f"lines {test.start_line}-{test.end_line}"
+    if judgement.verdict is Verdict.CONTRADICTED:
+        detail = f"No assertion in '{test.name}' ({lines}): {judgement.reason}. {_FIX}"
+    elif judgement.verdict is Verdict.UNVERIFIED:
+        detail = f"{_capital(judgement.reason)}. {_CHECK}"
+    else:
+        detail = _capital(judgement.reason)
     return Finding(
         analyzer=ID,
         verdict=judgement.verdict,
@@ -78,9 +89,13 @@ def _finding(path: str, test: JsTestCase, index: ModuleIndex, language: str) -> 
         line=test.start_line,
         end_line=test.end_line,
         title=_TITLES[judgement.verdict].format(test.name),
-        detail=judgement.reason,
+        detail=detail,
         language=language,
     )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _old_spans(change: Change, fc: FileChange) -> dict[tuple[str, int], Span]:

@@ -31,6 +31,8 @@ from tribunal.lang.python_tests import (
 ID = "assertion-free-test"
 
 Key = tuple[str, int]  # qualified name, and which definition of that name
+_FIX = "Assert on the behaviour the test is named for, or delete the test."
+_CHECK = "If it should check a result, assert on it; a smoke test that only runs code is fine."
 
 
 def judge_file(change: Change, fc: FileChange) -> Iterator[Finding]:
@@ -81,11 +83,11 @@ def _finding(fc: FileChange, test: PyTestCase, judgement: Judgement) -> Finding:
         detail = (
             f"No assertion in {name} (lines {test.start}-{test.end}): {judgement.reason}, "
             "and no fixture, setup code or decorator runs with it, so it passes "
-            "whatever the code under test does."
+            f"whatever the code under test does. {_FIX}"
         )
     else:
         title = f"test {name} has no assertion Tribunal can see"
-        detail = f"No assertion found in {name}; {judgement.reason}."
+        detail = f"No assertion found in {name}; {judgement.reason}. {_CHECK}"
     evidence = "".join(f"\n- {line}" for line in judgement.evidence)
     return Finding(
         analyzer=ID,
