@@ -78,6 +78,14 @@ BUILTINS: dict[str, AnalyzerSpec] = {
             "tribunal.analyzers.hallucinated_symbol",
             "A touched import, or an importer the change broke, naming a missing module or name.",
         ),
+        AnalyzerSpec(
+            "test-tampering",
+            "Tests weakened to pass",
+            Kind.CLAIM_INDEPENDENT,
+            "tribunal.analyzers.test_tampering",
+            "A test whose checks the diff removed, made tautological, swallowed, skipped or "
+            "focused away.",
+        ),
     )
 }
 

@@ -1,0 +1,289 @@
+"""Test selection narrowed: config the change edited so that fewer tests are collected.
+
+Read statically, base against head: pytest's ``addopts`` (``--deselect``,
+``-k``, ``-m``, ``--ignore``, ``--ignore-glob``), ``testpaths``,
+``python_files``/``python_classes``/``python_functions`` and
+``norecursedirs`` in ``pytest.ini``/``pyproject.toml``/``tox.ini``/
+``setup.cfg``; ``collect_ignore``/``collect_ignore_glob`` and collection
+hooks in ``conftest.py``; Jest and Vitest settings in ``package.json`` and
+their config files (``selection_js``). Narrowing is often honest (a slow
+suite moved behind a marker), so it is only ever UNVERIFIED, naming what is
+no longer collected.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import shlex
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import NamedTuple
+
+from tribunal.analysis import each_file
+from tribunal.analyzers.test_tampering.common import fresh, fresh_indices, listing, make
+from tribunal.change import Change, Source
+from tribunal.diff.model import FileChange
+from tribunal.findings import Finding, Verdict
+from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING
+from tribunal.lang.python_index import top_level
+from tribunal.lang.trees import python_tree
+
+_SELECTING = ("--deselect", "-k", "-m", "--ignore", "--ignore-glob")
+_INCLUDING = {
+    "testpaths": (),
+    "python_files": DEFAULT_NAMING.files,
+    "python_classes": DEFAULT_NAMING.classes,
+    "python_functions": DEFAULT_NAMING.functions,
+}
+_DEFAULT_NORECURSE = ("*.egg", ".*", "_darcs", "build", "CVS", "dist", "node_modules", "venv")
+_COLLECTION_HOOKS = frozenset(
+    {"pytest_ignore_collect", "pytest_collection_modifyitems", "pytest_collect_file"}
+)
+_IGNORE_LISTS = ("collect_ignore", "collect_ignore_glob")
+
+
+class Narrowing(NamedTuple):
+    """One way the head config collects fewer tests than the base did."""
+
+    needle: str  # text to find the line by
+    text: str  # what is no longer collected, as a phrase
+
+
+def findings(change: Change) -> Iterator[Finding]:
+    from tribunal.analyzers.test_tampering import selection_js
+
+    files = [fc for fc in change.files if fc.skip_reason is None]
+    configs = [fc for fc in files if _kind(fc.path) == "config"]
+    by_dir: dict[str, list[FileChange]] = {}
+    for fc in configs:
+        by_dir.setdefault(posixpath.dirname(fc.path), []).append(fc)
+    firsts = [group[0] for group in by_dir.values()]
+    yield from each_file(firsts, lambda fc: _judge_dir(change, by_dir[posixpath.dirname(fc.path)]))
+    conftests = [fc for fc in files if fc.has_head and _kind(fc.path) == "conftest"]
+    yield from each_file(conftests, lambda fc: _judge_conftest(change, fc))
+    files = [fc for fc in files if fc.has_head]
+    yield from each_file(
+        [f for f in files if selection_js.is_config(f.path)],
+        lambda fc: selection_js.judge(change, fc),
+    )
+
+
+def _kind(path: str) -> str | None:
+    name = posixpath.basename(path)
+    if name in CONFIG_FILES:
+        return "config"
+    return "conftest" if name == "conftest.py" else None
+
+
+def _judge_dir(change: Change, changed: Sequence[FileChange]) -> Iterator[Finding]:
+    """Compare the pytest config in force in one directory, base against head.
+
+    pytest reads the first of ``CONFIG_FILES`` that holds a pytest section, so
+    settings moved from ``tox.ini`` to ``pyproject.toml`` change nothing.
+    """
+    directory = posixpath.dirname(changed[0].path)
+    _, old = _effective(change.read_base, directory)
+    new_path, new = _effective(change.read_head, directory)
+    found = compare_pytest(old, new)
+    if not found:
+        return
+    target = next((fc for fc in changed if fc.path == new_path), None)
+    target = target or next((fc for fc in changed if fc.has_head), changed[0])
+    yield report(target, change.head_source(target), found, None)
+
+
+def _effective(
+    read: Callable[[str], Source | None], directory: str
+) -> tuple[str | None, dict[str, list[str]]]:
+    for name in CONFIG_FILES:
+        path = posixpath.join(directory, name) if directory else name
+        source = read(path)
+        options = pytest_options(path, source.text) if source is not None else None
+        if options is not None:
+            return path, options
+    return None, {}
+
+
+def _judge_conftest(change: Change, fc: FileChange) -> Iterator[Finding]:
+    head, base = change.head_source(fc), change.base_source(fc)
+    found = _conftest(fc, base, head) if head is not None else []
+    if found and head is not None:
+        yield report(fc, head, found, "python")
+
+
+def report(
+    fc: FileChange, head: Source | None, found: Sequence[Narrowing], language: str | None
+) -> Finding:
+    line = line_of(fc, head, found[0].needle) if head is not None else None
+    return make(
+        Verdict.UNVERIFIED,
+        fc.path,
+        line,
+        f"test selection narrowed: {found[0].text}",
+        "This change makes the test runner collect fewer tests: "
+        + listing([n.text for n in found], 6)
+        + ". Tests no longer collected no longer guard anything.",
+        language,
+    )
+
+
+def line_of(fc: FileChange, head: Source, needle: str) -> int | None:
+    """The first added line mentioning ``needle``, else any line that does, else the first added."""
+    if needle:
+        for number in sorted(fc.added):
+            if needle in head.line(number):
+                return number
+        for number, text in enumerate(head.lines, 1):
+            if needle in text:
+                return number
+    return min(fc.added, default=None)
+
+
+# --- pytest configuration -----------------------------------------------------------------
+
+
+def pytest_options(path: str, text: str) -> dict[str, list[str]] | None:
+    """The pytest options of one config file as token lists; None without a pytest section."""
+    name = posixpath.basename(path)
+    raw: Mapping[str, object] | None
+    if name == "pyproject.toml":
+        raw = _toml(text)
+    else:
+        section = {"tox.ini": "pytest", "setup.cfg": "tool:pytest"}.get(name, "pytest")
+        raw = _ini(text, section)
+    if raw is None:
+        return None
+    out: dict[str, list[str]] = {}
+    for key in ("addopts", *_INCLUDING, "norecursedirs"):
+        value = raw.get(key)
+        if isinstance(value, str):
+            out[key] = _split(value, key)
+        elif isinstance(value, list):
+            out[key] = [item for item in value if isinstance(item, str)]  # one arg each
+    return out
+
+
+def _split(value: str, key: str) -> list[str]:
+    if key != "addopts":
+        return value.split()
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return value.split()
+
+
+def _toml(text: str) -> Mapping[str, object] | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, UnicodeError):
+        return None
+    pytest = data.get("tool", {}).get("pytest")
+    if not isinstance(pytest, dict):
+        return None
+    legacy = pytest.get("ini_options")
+    return legacy if isinstance(legacy, dict) else pytest
+
+
+def _ini(text: str, section: str) -> Mapping[str, object] | None:
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    return dict(parser.items(section)) if parser.has_section(section) else None
+
+
+def compare_pytest(old: Mapping[str, list[str]], new: Mapping[str, list[str]]) -> list[Narrowing]:
+    before_opts = [f"{o} {v}" for o, v in _selections(old.get("addopts", []))]
+    after_opts = _selections(new.get("addopts", []))
+    out = [
+        Narrowing(after_opts[i][1], f"addopts gained `{text}`")
+        for i, text in _indexed_fresh([f"{o} {v}" for o, v in after_opts], before_opts)
+    ]
+    for key, default in _INCLUDING.items():
+        before = old.get(key) or list(default)
+        after = new.get(key) or list(default)
+        gone = [p for p in before if p not in after]
+        if key == "testpaths" and after and not before:
+            out.append(
+                Narrowing(after[0], f"`testpaths` now limits collection to {' '.join(after)}")
+            )
+        elif gone:
+            out.append(Narrowing(key, f"`{key}` no longer includes {', '.join(gone)}"))
+    before = old.get("norecursedirs") or list(_DEFAULT_NORECURSE)
+    added = [d for d in new.get("norecursedirs", []) if d not in before]
+    if added:
+        out.append(Narrowing(added[0], f"`norecursedirs` now skips {', '.join(added)}"))
+    return out
+
+
+def _indexed_fresh(head: Sequence[str], base: Sequence[str]) -> list[tuple[int, str]]:
+    return [(i, head[i]) for i in fresh_indices(head, base)]
+
+
+def _selections(tokens: Sequence[str]) -> list[tuple[str, str]]:
+    """``(option, value)`` pairs of the options that deselect tests."""
+    out = []
+    for i, token in enumerate(tokens):
+        for option in _SELECTING:
+            if token == option and i + 1 < len(tokens):
+                out.append((option, tokens[i + 1]))
+            elif token.startswith(option + "="):
+                out.append((option, token[len(option) + 1 :]))
+            elif option in ("-k", "-m") and token.startswith(option) and len(token) > 2:
+                out.append((option, token[2:]))
+    return out
+
+
+# --- conftest.py --------------------------------------------------------------------------
+
+
+def _conftest(fc: FileChange, base: Source | None, head: Source) -> list[Narrowing]:
+    new_tree = python_tree(head)
+    if new_tree is None:
+        return []
+    old_tree = python_tree(base) if base is not None else None
+    before = _ignored(old_tree) if old_tree is not None else []
+    out = [
+        Narrowing(entry, f"conftest.py `collect_ignore` now ignores {entry}")
+        for entry in fresh(_ignored(new_tree), before)
+    ]
+    for stmt in top_level(new_tree.body):
+        if not isinstance(stmt, ast.FunctionDef) or stmt.name not in _COLLECTION_HOOKS:
+            continue
+        if fc.touches(stmt.lineno, stmt.end_lineno or stmt.lineno):
+            out.append(
+                Narrowing(stmt.name, f"the change edits hook `{stmt.name}`, which may drop tests")
+            )
+    return out
+
+
+def _ignored(tree: ast.Module) -> list[str]:
+    """Entries of ``collect_ignore``/``collect_ignore_glob``; unreadable ones as code."""
+    out: list[str] = []
+    for stmt in top_level(tree.body):
+        value: ast.expr | None = None
+        if isinstance(stmt, ast.Assign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id in _IGNORE_LISTS for t in targets):
+                value = stmt.value
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            owner = func.value if isinstance(func, ast.Attribute) else None
+            if isinstance(owner, ast.Name) and owner.id in _IGNORE_LISTS and stmt.value.args:
+                value = stmt.value.args[0]
+        if value is not None:
+            out += _entries(value)
+    return out
+
+
+def _entries(value: ast.expr) -> list[str]:
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return [value.value]
+    if isinstance(value, ast.List | ast.Tuple):
+        return [e for item in value.elts for e in _entries(item)]
+    return [f"`{ast.unparse(value)}`"]
