@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 
 from tribunal.change import Change
 from tribunal.findings import Finding, Verdict
@@ -33,8 +33,8 @@ def apply(change: Change, findings: Iterable[Finding]) -> list[Finding]:
     """Downgrade findings that a suppression comment with a reason covers."""
     out: list[Finding] = []
     for finding in findings:
-        marker = _marker_for(change, finding)
-        if marker is None or finding.verdict is Verdict.PASS:
+        marker = None if finding.verdict is Verdict.PASS else _marker_for(change, finding)
+        if marker is None:
             out.append(finding)
             continue
         line_no, reason = marker
@@ -47,33 +47,53 @@ def apply(change: Change, findings: Iterable[Finding]) -> list[Finding]:
 
 
 def _marker_for(change: Change, finding: Finding) -> tuple[int, str] | None:
-    if finding.line is None or not finding.file:
+    line = finding.line
+    if line is None or not finding.file:
         return None
     source = change.read_head(finding.file)
     if source is None:
         return None
-    for line_no in _candidate_lines(source.lines, finding.line):
+
+    def decorators() -> Container[int]:
+        from tribunal.lang.decorators import decorator_lines
+
+        return decorator_lines(source).get(line, frozenset())
+
+    for line_no in _candidate_lines(source.lines, line, decorators):
         parsed = parse_marker(source.line(line_no))
         if parsed is not None and parsed[0] == finding.analyzer:
             return line_no, parsed[1]
     return None
 
 
-def _candidate_lines(lines: list[str], line: int) -> Iterator[int]:
+def _candidate_lines(
+    lines: list[str], line: int, decorators: Callable[[], Container[int]]
+) -> Iterator[int]:
     """The flagged line, then the comment-only lines directly above it.
 
-    Decorator lines are stepped over, so a comment above ``@pytest.mark...``
-    covers the decorated test whose finding points at its ``def`` line. A
-    trailing comment on the line above belongs to that line, not this one.
+    Decorators are stepped over, so a comment above ``@pytest.mark...`` covers
+    the decorated test whose finding points at its ``def`` line. Lines starting
+    with ``@`` are stepped over as they come; the first other code line asks
+    ``decorators()`` (the lines the decorators of ``line`` span, from a parse of
+    Python or JS/TS) whether it ends a decorator written over several lines.
+    Comments inside such a decorator do not count. A trailing comment on the
+    line above belongs to that line, and a blank line ends the search.
     """
     yield line
+    spans: Container[int] | None = None
     above = line - 1
     while above >= 1:
         text = lines[above - 1].lstrip() if above <= len(lines) else ""
-        if text.startswith(_COMMENT_STARTS):
+        if spans is not None and above in spans:
+            pass
+        elif text.startswith(_COMMENT_STARTS):
             yield above
         elif not text.startswith("@"):
-            return
+            if spans is not None or not text:
+                return
+            spans = decorators()  # the file is parsed only now, and once per run
+            if above not in spans:
+                return
         above -= 1
 
 

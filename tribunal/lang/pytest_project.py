@@ -5,9 +5,11 @@ decides which files are test files (``python_files`` and friends, from the
 nearest ``pytest.ini`` / ``pyproject.toml`` / ``tox.ini`` / ``setup.cfg``) and
 its ``usefixtures`` option; ``conftest.py`` files above it whose autouse
 fixtures, plugins or run-time hooks execute around every test; and autouse
-fixtures its imports bring in (``pytest_fixtures``). All are read through
-``Change.read_head``, only when a verdict depends on them, and remembered per
-change. ``judge_in_project`` is the verdict analyzers should use.
+fixtures its imports bring in (``pytest_fixtures``); and, for a test whose
+verdict rests on methods reached through ``self``, other files that name its
+class, where a subclass may override them. All are read from the head tree
+only when a verdict depends on them, and remembered per change.
+``judge_in_project`` is the verdict analyzers should use.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tribunal.lang.python_tests import PyTestCase, parse_source
 _NAMING: PerChange[str, PytestNaming] = PerChange()
 _CONFTEST: PerChange[str, tuple[str, ...]] = PerChange()
 _PLUGIN: PerChange[str, str] = PerChange()
+_MENTIONS: PerChange[str, tuple[str, ...] | None] = PerChange()
 
 
 def naming_for(change: Change, path: str) -> PytestNaming:
@@ -66,9 +69,49 @@ def judge_in_project(change: Change, path: str, test: PyTestCase, index: ModuleI
     judgement = judge_test(test, index)
     if judgement.verdict is Verdict.CONTRADICTED:
         outside = outside_setup(change, path, index)
+        if not outside:
+            outside = overridden_elsewhere(change, path, test, judgement.overridable)
         if outside:
             judgement = judge_test(test, index, outside)
     return judgement
+
+
+def overridden_elsewhere(
+    change: Change, path: str, test: PyTestCase, methods: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Why a subclass in another file may override the ``self`` methods a verdict rests on.
+
+    ``class TestReal(TestBase)`` elsewhere that overrides ``check`` turns
+    ``TestBase.test_it: self.check()`` into a real test. Same-file subclasses are
+    ``python_purity``'s to see; here any other head ``.py`` file naming the class
+    (as a whole word) is enough to doubt: telling a mention from an overriding
+    subclass would mean following imports, for a case this rare. One ``git grep``
+    per class name and change, asked only when the verdict would be CONTRADICTED.
+    """
+    if test.cls is None or not methods:
+        return ()
+    cls = test.cls.name
+    named = ", ".join(f"`{m}`" for m in methods)
+    if not head_tree_known(change):
+        return (
+            f"only a diff was given, so a subclass of `{cls}` in another file "
+            f"that overrides {named} could not be ruled out",
+        )
+    mentions = _MENTIONS.get(change, cls, lambda: _files_naming(change, cls))
+    if mentions is None:
+        return (f"other files could not be searched for a subclass of `{cls}` overriding {named}",)
+    others = [p for p in mentions if p != path]
+    if not others:
+        return ()
+    more = f" and {len(others) - 1} more file(s)" if len(others) > 1 else ""
+    return (f"`{cls}` is also named in `{others[0]}`{more}, where a subclass may override {named}",)
+
+
+def _files_naming(change: Change, word: str) -> tuple[str, ...] | None:
+    from tribunal.analyzers.hallucinated_symbol.gitquery import grep_files
+
+    found = grep_files(change, (word,), ("*.py",), whole_words=True)
+    return None if found is None else tuple(found)
 
 
 def conftest_setup(change: Change, path: str) -> tuple[str, ...]:

@@ -38,6 +38,9 @@ class Judgement:
     evidence: tuple[str, ...]
     assertions: tuple[Assertion, ...] = ()
     misspellings: tuple[Misspelling, ...] = ()
+    #: Methods the verdict rests on that were reached through ``self``: a subclass
+    #: in another file may override them (only set on CONTRADICTED).
+    overridable: tuple[str, ...] = ()
 
     @property
     def assertion_lines(self) -> tuple[int, ...]:
@@ -70,7 +73,11 @@ def judge_test(
     if purity.blocker is None and not around:
         reason = _harmless_body(test, purity.helpers, bool(scan.tautologies))
         return Judgement(
-            Verdict.CONTRADICTED, reason, (*tautologies, *notes), (), scan.misspellings
+            Verdict.CONTRADICTED,
+            reason,
+            (*tautologies, *notes),
+            misspellings=scan.misspellings,
+            overridable=purity.methods,
         )
     if purity.blocker is None:
         reason = f"its body cannot fail, but {around[0]}"

@@ -6,6 +6,9 @@ literals (or on locals bound from them), an ``assert`` that is always true, or
 a call to a same-file helper that itself cannot fail. The walk stops at the
 first statement it cannot prove harmless and reports it as the ``Blocker``:
 a call, an import, a loop, a ``with``, a subscript, anything it does not know.
+Methods followed through ``self`` are listed in ``Purity.methods``: a subclass
+in this file makes them unknown here, one in another file is
+``pytest_project``'s to look for.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ class Purity(NamedTuple):
     blocker: Blocker | None
     tautologies: frozenset[int]  # id() of ``assert`` nodes that can never fail
     helpers: tuple[str, ...] = ()  # harmless helpers that were followed
+    methods: tuple[str, ...] = ()  # those reached through ``self``: a subclass may override them
 
 
 class _Flow(enum.Enum):
@@ -48,7 +52,8 @@ def examine(fn: FuncDef, index: ModuleIndex, cls: ast.ClassDef | None) -> Purity
     except RecursionError:
         outcome = Blocker(fn.lineno, "is too deeply nested to analyze")
     blocker = outcome if isinstance(outcome, Blocker) else None
-    return Purity(blocker, frozenset(walker.tautologies), tuple(dict.fromkeys(walker.helpers)))
+    helpers, methods = tuple(dict.fromkeys(walker.helpers)), tuple(dict.fromkeys(walker.methods))
+    return Purity(blocker, frozenset(walker.tautologies), helpers, methods)
 
 
 class _Frame:
@@ -68,6 +73,7 @@ class _Walker:
         self.stack: list[FuncDef] = []
         self.tautologies: set[int] = set()
         self.helpers: list[str] = []
+        self.methods: list[str] = []
 
     def body(self, fn: FuncDef, env: dict[str, object]) -> Outcome:
         frame = _Frame(fn, env, _locals_of(fn))
@@ -194,6 +200,8 @@ class _Walker:
             text = f"calls `{short(call)}`, which {outcome.text} (line {outcome.line})"
             return Blocker(call.lineno, text)
         self.helpers.append(f"`{fn.name}` (line {fn.lineno})")
+        if method:
+            self.methods.append(fn.name)
         return None
 
     def resolve(self, func: ast.expr, frame: _Frame) -> tuple[FuncDef, bool] | None:

@@ -51,13 +51,20 @@ class IgnoreOracle:
         return True
 
 
-def grep_files(change: Change, words: Iterable[str], globs: Sequence[str]) -> list[str] | None:
-    """Head files (matching ``globs``) containing any of ``words``; None if git cannot search."""
+def grep_files(
+    change: Change, words: Iterable[str], globs: Sequence[str], *, whole_words: bool = False
+) -> list[str] | None:
+    """Head files (matching ``globs``) containing any of ``words``; None if git cannot search.
+
+    ``whole_words`` matches a word only between non-word characters (``git grep -w``).
+    """
     patterns = sorted({w for w in words if w})
     git, snap = change.git, change.head
     if not patterns or git is None or change.root is None:
         return [] if not patterns else None
     args = ["-C", str(change.root), "grep", "-l", "-z", "-I", "-F", "--full-name", "--no-color"]
+    if whole_words:
+        args.append("-w")
     for word in patterns:
         args += ["-e", word]
     prefix = ""
