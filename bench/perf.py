@@ -13,6 +13,9 @@ Peak memory (target <= 80 MiB) is the largest resident set of the tribunal
 process or any git child it waited for (``os.wait4`` reports both). The
 table also shows the interpreter's bare start-up, so the engine's own cost can
 be read off. ``--check`` exits 1 when a target is missed by more than half.
+``--wheel`` measures a normal install of the working tree too (``perfinstall``):
+the development venv's editable install pays for its import finder at every
+start-up, which users do not.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-from bench import perfgen
+from bench import perfgen, perfinstall
 
 MIB = 1 << 20
 WIDE_MARGIN = 1.5
@@ -131,12 +135,23 @@ def row(scenario: Scenario, samples: list[Sample]) -> tuple[str, bool]:
     return line, missed
 
 
-def build(root: Path, env: dict[str, str]) -> list[Scenario]:
+class Repos(NamedTuple):
+    small: Path
+    ranged: Path
+    base: str  # the range's base commit
+
+
+def generate(root: Path, env: dict[str, str]) -> Repos:
     small = root / "small"
     perfgen.small_repo(small, env)
     ranged = root / "range"
     base = perfgen.range_repo(ranged, env)
-    py = sys.executable
+    return Repos(small, ranged, base)
+
+
+def build(repos: Repos, python: str) -> list[Scenario]:
+    """The scenarios, run by ``python``."""
+    py, small = python, repos.small
     tribunal = (py, "-m", "tribunal", "check", "--format", "json")
     return [
         Scenario("python -c pass (start-up floor)", (py, "-c", "pass"), small, None, None),
@@ -144,8 +159,8 @@ def build(root: Path, env: dict[str, str]) -> list[Scenario]:
         Scenario("check --staged: 1 of 2,000 files", (*tribunal, "--staged"), small, 100, 80),
         Scenario(
             "check range: 300 JS/TS, 100 tests",
-            (*tribunal, "--base", base, "--head", "HEAD"),
-            ranged,
+            (*tribunal, "--base", repos.base, "--head", "HEAD"),
+            repos.ranged,
             1000,
             80,
         ),
@@ -157,24 +172,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7, help="measured runs per scenario (>= 5)")
     parser.add_argument("--check", action="store_true", help="exit 1 on a target missed widely")
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
+    parser.add_argument(
+        "--wheel",
+        action="store_true",
+        help="also measure a wheel of the working tree installed in a fresh venv",
+    )
     args = parser.parse_args(argv)
     runs = max(args.runs, 5)
     root = Path(tempfile.mkdtemp(prefix="tribunal-perf-"))
     env = perfgen.bench_env(root / "home")
     (root / "home").mkdir()
     try:
-        scenarios = build(root, env)
-        print(f"{'scenario':<34} {'runs':>4} {'median':>8} {'min':>8} {'max':>8} {'cpu':>8} "
-              f"{'peak MiB':>9}  {'target':<22} codes")  # fmt: skip
-        print(f"{'':<34} {'':>4} {'ms':>8} {'ms':>8} {'ms':>8} {'ms':>8}")
+        repos = generate(root, env)
+        installs = [("as installed here", sys.executable)]
+        if args.wheel:
+            installs.append(("wheel of the working tree", str(perfinstall.wheel_python(root))))
         missed_any = False
-        for scenario in scenarios:
-            samples = run_scenario(scenario, env, runs)
-            line, missed = row(scenario, samples)
-            missed_any |= missed
-            print(line + ("   << MISSED" if missed else ""), flush=True)
-            if "--format" in scenario.argv:
-                print(f"{'':<36}{engine_note(samples[-1])}", flush=True)
+        for label, python in installs:
+            print(f"== {label}: {python} (tribunal from {imported_from(python, repos.small, env)})")
+            missed_any |= measure_all(build(repos, python), env, runs)
     finally:
         if args.keep:
             print(f"repositories kept under {root}")
@@ -183,6 +199,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"targets: staged <= 100 ms, range <= 1000 ms, peak <= 80 MiB "
           f"(a miss counts for --check beyond x{WIDE_MARGIN})")  # fmt: skip
     return 1 if args.check and missed_any else 0
+
+
+def measure_all(scenarios: list[Scenario], env: dict[str, str], runs: int) -> bool:
+    """Print the table; whether any target was missed widely."""
+    print(f"{'scenario':<34} {'runs':>4} {'median':>8} {'min':>8} {'max':>8} {'cpu':>8} "
+          f"{'peak MiB':>9}  {'target':<22} codes")  # fmt: skip
+    print(f"{'':<34} {'':>4} {'ms':>8} {'ms':>8} {'ms':>8} {'ms':>8}")
+    missed_any = False
+    for scenario in scenarios:
+        samples = run_scenario(scenario, env, runs)
+        line, missed = row(scenario, samples)
+        missed_any |= missed
+        print(line + ("   << MISSED" if missed else ""), flush=True)
+        if "--format" in scenario.argv:
+            print(f"{'':<36}{engine_note(samples[-1])}", flush=True)
+    return missed_any
+
+
+def imported_from(python: str, cwd: Path, env: dict[str, str]) -> str:
+    """The package directory ``python`` imports tribunal from, as the measured runs do."""
+    probe = "import tribunal, os; print(os.path.dirname(tribunal.__file__))"
+    out = subprocess.run(
+        [python, "-c", probe], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+    return out.stdout.strip()
 
 
 def _remove(root: Path) -> None:

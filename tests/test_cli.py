@@ -335,3 +335,49 @@ def test_start_up_imports_nothing_heavy(repo: GitRepo, args: tuple[str, ...]) ->
     modules = json.loads(proc.stderr.splitlines()[-1])
     heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
     assert heavy == []
+
+
+#: What judging an import needs (module roots, manifests, the installed environment).
+RESOLVERS = tuple(
+    f"tribunal.analyzers.hallucinated_symbol.{name}"
+    for name in ("python_judge", "python_resolve", "python_roots", "pydeps", "packages",
+                 "python_installed", "python_doubts", "broken_importers")
+)  # fmt: skip
+_TESTS = "from app import f\n\n\ndef test_f():\n    assert f() == 1\n"
+
+
+def _staged_modules(repo: GitRepo, files: dict[str, str]) -> set[str]:
+    """The modules ``tribunal check --staged`` loaded for ``files`` staged on a small project."""
+    repo.commit({"app.py": "def f():\n    return 1\n", "test_app.py": _TESTS})
+    repo.write(files)
+    repo.git("add", "-A")
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, "check", "--staged"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode in (0, 3), proc.stderr
+    return set(json.loads(proc.stderr.splitlines()[-1]))
+
+
+def test_a_python_test_body_change_loads_only_what_it_needs(repo: GitRepo) -> None:
+    """The pre-commit hook's common case: one Python test edited, no import line touched."""
+    body = _TESTS.replace("assert f() == 1", "assert f() == 1\n    assert f() > 0")
+    modules = _staged_modules(repo, {"test_app.py": body})
+    assert "tribunal.analyzers.assertion_free_test.python" in modules  # the probe sees the run
+    unwanted = [m for m in modules if m.split(".")[0] in ("tree_sitter", "tomllib", "configparser")]
+    unwanted += [m for m in modules if m.startswith(("tribunal.lang.js", *RESOLVERS))]
+    unwanted += [m for m in modules if m.startswith("tribunal.analyzers.test_tampering.js")]
+    unwanted += [m for m in modules if m.endswith((".selection_js", "risky_diff_no_test.judge"))]
+    assert sorted(unwanted) == []
+
+
+def test_a_touched_import_or_config_loads_what_judging_it_needs(repo: GitRepo) -> None:
+    """The other side of the test above: the same probe sees the lazy parts when they are due."""
+    pyproject = "[tool.pytest.ini_options]\npython_files = ['test_*.py']\n"
+    modules = _staged_modules(
+        repo, {"test_app.py": "import app\n" + _TESTS, "pyproject.toml": pyproject}
+    )
+    assert {"tribunal.analyzers.hallucinated_symbol.python_judge", "tomllib"} <= modules
+    assert not any(m.startswith("tribunal.lang.js") for m in modules)

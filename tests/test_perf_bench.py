@@ -44,3 +44,11 @@ def test_engine_note_reads_the_json_report() -> None:
     sample = perf.Sample(1.0, 1, 0, json.dumps(report))
     assert perf.engine_note(sample) == "engine 12 ms, 3 files, C=1 U=2 P=0"
     assert perf.engine_note(perf.Sample(1.0, 1, 2, "oops")) == "no JSON report"
+
+
+def test_imported_from_names_the_package_the_measured_runs_import(tmp_path: Path) -> None:
+    import tribunal
+
+    env = perfgen.bench_env(tmp_path)
+    found = perf.imported_from(sys.executable, tmp_path, env)
+    assert Path(found) == Path(tribunal.__file__).parent

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from tribunal.config import Config
 from tribunal.diff.model import FileChange
@@ -41,8 +42,7 @@ class Source:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """A claim to verify (filled in by the claims parser)."""
 
     key: str

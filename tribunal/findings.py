@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class Verdict(enum.IntEnum):
@@ -41,8 +42,7 @@ class Finding:
     fingerprint: str = ""
 
 
-@dataclass(frozen=True)
-class AnalyzerError:
+class AnalyzerError(NamedTuple):
     """An analyzer that crashed: reported, never turned into a verdict."""
 
     analyzer: str
@@ -51,8 +51,7 @@ class AnalyzerError:
     traceback: str = ""
 
 
-@dataclass(frozen=True)
-class RangeInfo:
+class RangeInfo(NamedTuple):
     """What was compared, for the report header and machine outputs."""
 
     kind: str  # "range" | "worktree" | "staged" | "diff"

@@ -14,14 +14,16 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from tribunal.lazyre import lazy
+
 #: The info string that marks a claims block (its first word, any case).
 BLOCK_TAG = "tribunal"
 
-_FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
-_BULLET = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
-_CHECKBOX = re.compile(r"^\[[ xX]\]\s*")
-_TRAILING_COMMENT = re.compile(r"\s+(?:#|//).*$")
-_HTML_COMMENT = re.compile(r"<!--.*?-->")
+_FENCE_OPEN = lazy(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
+_BULLET = lazy(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
+_CHECKBOX = lazy(r"^\[[ xX]\]\s*")
+_TRAILING_COMMENT = lazy(r"\s+(?:#|//).*$")
+_HTML_COMMENT = lazy(r"<!--.*?-->")
 
 
 class ClaimLine(NamedTuple):
@@ -71,7 +73,7 @@ def tribunal_blocks(text: str) -> Iterator[tuple[int, str]]:
     lines = text.split("\n")
     index = 0
     while index < len(lines):
-        opened = _FENCE_OPEN.match(lines[index].rstrip("\r"))
+        opened = _FENCE_OPEN().match(lines[index].rstrip("\r"))
         fence, info = (opened["fence"], opened["info"]) if opened else ("", "")
         if not fence or (fence[0] == "`" and "`" in info):  # CommonMark: not a fence
             index += 1
@@ -107,9 +109,9 @@ def _closing_line(lines: list[str], start: int, fence: str) -> int:
 
 def _strip_decoration(text: str) -> str:
     """Drop comments, bullets, checkboxes and emphasis around a claim."""
-    body = _HTML_COMMENT.sub("", text).strip()
+    body = _HTML_COMMENT().sub("", text).strip()
     if not body or body.startswith(("#", "//", "<!--", ">")):
         return ""
-    body = _CHECKBOX.sub("", _BULLET.sub("", body))
-    body = _TRAILING_COMMENT.sub("", body).strip()
+    body = _CHECKBOX().sub("", _BULLET().sub("", body))
+    body = _TRAILING_COMMENT().sub("", body).strip()
     return body.strip("*").strip()

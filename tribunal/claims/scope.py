@@ -9,11 +9,11 @@ examples, docs, bundler configs), whose names are nobody's public API.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.lang.identifiers import stem_words
+from tribunal.lazyre import lazy
 from tribunal.paths import is_js_family, language_of
 
 CODE_LANGUAGES = ("python", "javascript", "typescript", "tsx")
@@ -25,7 +25,7 @@ _TOOLING_DIRS = frozenset(
 _TOOLING_FILES = frozenset(
     {"setup.py", "noxfile.py", "fabfile.py", "conftest.py", "__main__.py", "manage.py"}
 )
-_JS_CONFIG = re.compile(r"(?:^\.[\w-]+rc\.[cm]?[jt]s$)|(?:\.config\.[cm]?[jt]sx?$)")
+_JS_CONFIG = lazy(r"(?:^\.[\w-]+rc\.[cm]?[jt]s$)|(?:\.config\.[cm]?[jt]sx?$)")
 _TEST_DIRS = frozenset(
     {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "cypress", "playwright"}
 )  # fmt: skip
@@ -52,7 +52,7 @@ def is_tooling(path: str) -> bool:
     """Files whose top-level names are not a library's API."""
     parts = path.split("/")
     name = parts[-1]
-    if name in _TOOLING_FILES or _JS_CONFIG.search(name):
+    if name in _TOOLING_FILES or _JS_CONFIG().search(name):
         return True
     return any(p in _TOOLING_DIRS for p in parts[:-1])
 

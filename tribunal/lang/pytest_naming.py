@@ -14,15 +14,13 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Config files in the order pytest prefers them within one directory.
 CONFIG_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 
 
-@dataclass(frozen=True)
-class PytestNaming:
+class PytestNaming(NamedTuple):
     """pytest's collection patterns; the defaults unless a config file says otherwise."""
 
     files: tuple[str, ...] = ("test_*.py", "*_test.py")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tribunal.findings import Verdict
 from tribunal.lang.python_asserts import Assertion, Misspelling, scan_assertions
@@ -29,8 +29,7 @@ _KINDS = {
 }
 
 
-@dataclass(frozen=True)
-class Judgement:
+class Judgement(NamedTuple):
     """A verdict with its one-line reason and the evidence behind it."""
 
     verdict: Verdict

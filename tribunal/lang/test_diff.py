@@ -29,7 +29,6 @@ from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
 from tribunal.findings import Verdict
 from tribunal.lang.per_change import PerChange
-from tribunal.lang.pytest_project import naming_for
 from tribunal.paths import is_js_family, language_of
 
 
@@ -63,17 +62,20 @@ class TestRecord:
         return self.skipped or self.xfailed
 
 
-@dataclass
 class TestDiff:
+    """Both sides of every changed test file, lined up (filled in once per change)."""
+
     __test__: ClassVar[bool] = False
-    added: list[TestRecord] = field(default_factory=list)
-    removed: list[TestRecord] = field(default_factory=list)
-    moved: list[tuple[TestRecord, TestRecord]] = field(default_factory=list)
-    kept: list[tuple[TestRecord, TestRecord]] = field(default_factory=list)
-    touched: list[TestRecord] = field(default_factory=list)  # head tests the diff touches
-    test_files: list[str] = field(default_factory=list)  # changed files that hold tests
-    unreadable: list[str] = field(default_factory=list)
-    partial: set[str] = field(default_factory=set)  # head files read with parse errors
+
+    def __init__(self) -> None:
+        self.added: list[TestRecord] = []
+        self.removed: list[TestRecord] = []
+        self.moved: list[tuple[TestRecord, TestRecord]] = []
+        self.kept: list[tuple[TestRecord, TestRecord]] = []
+        self.touched: list[TestRecord] = []  # head tests the diff touches
+        self.test_files: list[str] = []  # changed files that hold tests
+        self.unreadable: list[str] = []
+        self.partial: set[str] = set()  # head files read with parse errors
 
     def newly_disabled(self) -> list[tuple[TestRecord, TestRecord]]:
         """(base, head) pairs of the same test that ran before and is skipped/xfailed now."""
@@ -97,6 +99,9 @@ def is_test_path(change: Change, path: str) -> bool:
     """Whether the runners would collect ``path`` as a test file."""
     language = language_of(path)
     if language == "python":
+        # Each language's readers load only when the change holds its files.
+        from tribunal.lang.pytest_project import naming_for
+
         return naming_for(change, path).file(path)
     if is_js_family(language):
         from tribunal.lang.js_tests import is_test_file
@@ -206,11 +211,12 @@ def _has_syntax_errors(source: Source, path: str) -> bool:
 def _records(change: Change, head_path: str, path: str, source: Source) -> list[TestRecord] | None:
     language = language_of(path)
     if language == "python":
+        from tribunal.lang.pytest_project import naming_for
         from tribunal.lang.test_records import python_records
 
         return python_records(source, path, head_path, naming_for(change, path))
     if language is not None and is_js_family(language):
-        from tribunal.lang.test_records import js_records
+        from tribunal.lang.js_records import js_records
 
         return js_records(source, path, head_path, language)
     return []

@@ -1,8 +1,8 @@
-"""Turn one file's discovered tests into ``TestRecord``s, for Python and for JS/TS.
+"""Turn one Python file's discovered tests into ``TestRecord``s (JS/TS: ``js_records``).
 
-Discovery itself is ``python_tests`` / ``js_tests``; this adds what comparing
-two sides needs: an ordinal per repeated name, the skip and expected-failure
-state, and a normalized body for recognizing a renamed or moved test.
+Discovery itself is ``python_tests``; this adds what comparing two sides
+needs: an ordinal per repeated name, the skip and expected-failure state, and
+a normalized body for recognizing a renamed or moved test.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tribunal.lang.python_index import ModuleIndex, dotted
 from tribunal.lang.python_marks import Effect, classify
 from tribunal.lang.python_tests import discover_tests
 from tribunal.lang.test_diff import TestRecord, ordinals, python_body
-from tribunal.lang.trees import js_tree, python_tree
+from tribunal.lang.trees import python_tree
 
 _CONDITIONAL = ("skipif", "skipIf", "skipUnless")
 
@@ -46,39 +46,6 @@ def python_records(
                 conditional_skip=_conditional_skip(decorators, index),
                 body=python_body(test.node),
                 language="python",
-                test=test,
-                index=index,
-            )
-        )
-    return out
-
-
-def js_records(source: Source, path: str, head_path: str, language: str) -> list[TestRecord]:
-    from tribunal.lang import js
-    from tribunal.lang.js_decls import code_text
-    from tribunal.lang.js_module import index_module
-    from tribunal.lang.js_tests import discover_tests as discover_js
-
-    index = index_module(js_tree(source, language), language)
-    tests = discover_js(index)
-    out = []
-    for test, ordinal in zip(tests, ordinals(t.name for t in tests), strict=True):
-        body_node = test.callback if test.callback is not None else test.body_ref
-        body = code_text(body_node, language) if body_node is not None else ""
-        out.append(
-            TestRecord(
-                path=path,
-                head_path=head_path,
-                name=test.name,
-                ordinal=ordinal,
-                start=test.start_line,
-                end=test.end_line,
-                line=test.start_line,
-                skipped=test.skipped,
-                xfailed=test.inverted,
-                conditional_skip=None,
-                body=body if not js.error_nodes(test.node) else f"\0{test.name}",
-                language="javascript" if language == "javascript" else "typescript",
                 test=test,
                 index=index,
             )

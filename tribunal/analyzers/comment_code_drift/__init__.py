@@ -11,7 +11,6 @@ uses them all the time.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from tribunal.analysis import each_file
@@ -25,11 +24,12 @@ from tribunal.analyzers.comment_code_drift.generic import is_generic
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
+from tribunal.lazyre import lazy
 from tribunal.paths import is_js_family, language_of
 
 ID = "comment-code-drift"
 _LANGUAGES = ("python", "javascript", "typescript", "tsx")
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_WORD = lazy(r"[A-Za-z_$][\w$]*")
 
 
 def run(change: Change) -> Iterator[Finding]:
@@ -73,7 +73,7 @@ def _mentions(comment: CommentLine, changed: dict[str, list[ChangedDecl]], path:
     ``obj.greet``), because there it is far more often just the word.
     """
     seen: dict[str, None] = {}
-    for match in _WORD.finditer(comment.text):
+    for match in _WORD().finditer(comment.text):
         name = match[0]
         if name not in changed or name in seen:
             continue

@@ -4,7 +4,9 @@ Two rules per language: the import statements the change touched are
 resolved at head; and importers the change broke without touching them (a
 module or name it removed) are found and reported where they sit. Nothing is
 imported or executed: modules are found from tree listings, names from ASTs.
-Each language half is imported only when the change holds its files.
+Each language half is imported only when the change holds its files, and
+its resolvers (roots, manifests, listings) only when an import must be judged:
+most commits touch no import line and remove nothing.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tribunal.analysis import each_file, record_crash
-from tribunal.analyzers.hallucinated_symbol.broken_importers import Language, broken_importers
 from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.language import Language
 from tribunal.analyzers.hallucinated_symbol.outcome import ID
 from tribunal.change import Change
 from tribunal.findings import Finding
@@ -52,8 +54,18 @@ def _has(change: Change, wanted: Callable[[str | None], bool]) -> bool:
 
 
 def _broken(state: Run, lang: Language[Any]) -> Iterator[Finding]:
-    """The broken-importers rule, isolated: a crash is reported, never a verdict."""
+    """The broken-importers rule, isolated: a crash is reported, never a verdict.
+
+    It applies only when both trees are known and the change removed something;
+    otherwise it is not even loaded (the common commit removes nothing).
+    """
     try:
-        yield from broken_importers(state, lang)
+        if not state.tree("base").known or not state.tree("head").known:
+            return
+        removals = list(lang.removals())
+        if removals:
+            from tribunal.analyzers.hallucinated_symbol.broken_importers import broken_importers
+
+            yield from broken_importers(state, lang, removals)
     except Exception as exc:
         record_crash(None, exc)

@@ -11,15 +11,11 @@ finding sits at the importer and names the change that broke it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
-from typing import Generic, Protocol, TypeVar
+from collections.abc import Iterator, Sequence
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.gitquery import grep_files
-from tribunal.analyzers.hallucinated_symbol.outcome import Outcome
-from tribunal.analyzers.hallucinated_symbol.tree import Side
-from tribunal.diff.model import FileChange
+from tribunal.analyzers.hallucinated_symbol.language import Imp, Language, Removal
 from tribunal.findings import Finding, Verdict
 from tribunal.paths import language_of
 
@@ -27,37 +23,15 @@ from tribunal.paths import language_of
 MAX_CANDIDATES = 5000
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*")
 
-Imp = TypeVar("Imp")
 
+def broken_importers(
+    run: Run, lang: Language[Imp], removals: Sequence[Removal]
+) -> Iterator[Finding]:
+    """CONTRADICTED (or UNVERIFIED) findings at importers the change broke.
 
-@dataclass(frozen=True)
-class Removal:
-    """A word an importer would mention (a name, a module's file stem) and what removed it."""
-
-    word: str
-    culprit: str
-
-
-class Language(Protocol, Generic[Imp]):
-    language: str
-    globs: tuple[str, ...]
-
-    def removals(self) -> Iterable[Removal]: ...
-
-    def imports(self, side: Side, path: str) -> list[Imp] | None: ...
-
-    def touched(self, fc: FileChange) -> list[Imp]: ...
-
-    def judge(self, side: Side, path: str, imp: Imp) -> list[Outcome]: ...
-
-    def mentions(self, imp: Imp, words: frozenset[str]) -> bool: ...
-
-
-def broken_importers(run: Run, lang: Language[Imp]) -> Iterator[Finding]:
-    """CONTRADICTED (or UNVERIFIED) findings at importers the change broke."""
-    if not run.tree("base").known or not run.tree("head").known:
-        return
-    removals = list(lang.removals())
+    ``removals`` is what the change removed; the caller asks for it only when
+    both trees are known (the package's ``_broken``).
+    """
     words = frozenset(r.word for r in removals)
     if not words:
         return
@@ -74,7 +48,7 @@ def broken_importers(run: Run, lang: Language[Imp]) -> Iterator[Finding]:
 
 
 def _compare(
-    lang: Language[Imp], path: str, imp: Imp, removals: list[Removal]
+    lang: Language[Imp], path: str, imp: Imp, removals: Sequence[Removal]
 ) -> Iterator[Finding]:
     failing = [o for o in lang.judge("head", path, imp) if o.verdict is not Verdict.PASS]
     if not failing:
@@ -90,4 +64,4 @@ def _compare(
         detail = f"{outcome.detail}\nIt resolved before this change; {'; '.join(culprits)}."
         title = f"{outcome.title} (broken by this change)"
         language = language_of(path) or lang.language
-        yield replace(outcome, title=title, detail=detail).finding(path, language)
+        yield outcome._replace(title=title, detail=detail).finding(path, language)

@@ -7,11 +7,14 @@ cost of a run follows the imports it judges, not the size of the repository.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from tribunal.analyzers.hallucinated_symbol.gitquery import IgnoreOracle
-from tribunal.analyzers.hallucinated_symbol.packages import ProjectEnv, find_project_env
 from tribunal.analyzers.hallucinated_symbol.tree import Side, TreeView
 from tribunal.change import Change
+
+if TYPE_CHECKING:
+    from tribunal.analyzers.hallucinated_symbol.packages import ProjectEnv
 
 
 class Run:
@@ -27,6 +30,9 @@ class Run:
 
     @cached_property
     def python_env(self) -> ProjectEnv | None:
+        # Manifest readers (tomllib, configparser) load only when an import needs them.
+        from tribunal.analyzers.hallucinated_symbol.packages import find_project_env
+
         return find_project_env(self.change.root)
 
     def side_label(self, side: Side) -> str:

@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterator
 from functools import cached_property
 
-from tribunal.analyzers.hallucinated_symbol.broken_importers import Removal
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, read_imports
 from tribunal.analyzers.hallucinated_symbol.js_judge import ScriptSide
+from tribunal.analyzers.hallucinated_symbol.language import Removal
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, statement_touched
 from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import Side

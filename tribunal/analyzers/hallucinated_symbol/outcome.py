@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
@@ -12,8 +11,7 @@ from tribunal.findings import Finding, Verdict
 ID = "hallucinated-symbol"
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The verdict on one module or one name of one import statement.
 
     ``key`` identifies what was imported (module and name) independently of
@@ -57,6 +55,8 @@ def suggestion(wanted: str, candidates: Iterable[str]) -> str:
     lowered = {c.lower(): c for c in pool}
     if wanted.lower() in lowered:
         return f" Did you mean {lowered[wanted.lower()]!r}?"
+    import difflib  # only a missing name needs it; most runs report none
+
     close = difflib.get_close_matches(wanted, pool, n=1, cutoff=0.75)
     return f" Did you mean {close[0]!r}?" if close else ""
 

@@ -10,14 +10,15 @@ Names are normalized as PEP 503 says.
 from __future__ import annotations
 
 import ast
-import configparser
 import re
-import tomllib
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+
+if TYPE_CHECKING:
+    import configparser
 
 _NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
 _EGG = re.compile(r"#egg=([A-Za-z0-9._-]+)")
@@ -70,6 +71,8 @@ def _declared_in(tree: FileTree, directory: str) -> Iterator[str]:
 
 
 def _load_toml(text: str) -> dict[str, Any]:
+    import tomllib  # manifests are read only when an import is judged against them
+
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError):
@@ -160,10 +163,8 @@ def _relative(path: str, target: str) -> str:
 
 
 def _setup_cfg(text: str) -> Iterator[str]:
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
+    parser = _ini(text, strict=True)
+    if parser is None:
         return
     values: list[str] = []
     if parser.has_section("options"):
@@ -177,12 +178,22 @@ def _setup_cfg(text: str) -> Iterator[str]:
                 yield name
 
 
-def _tox_ini(text: str) -> Iterator[str]:
-    """``deps`` of every ``[testenv...]`` section."""
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
+def _ini(text: str, *, strict: bool) -> configparser.ConfigParser | None:
+    """The parsed INI text, or None when it does not parse."""
+    import configparser  # only when a setup.cfg or tox.ini is read
+
+    parser = configparser.ConfigParser(interpolation=None, strict=strict)
     try:
         parser.read_string(text)
     except configparser.Error:
+        return None
+    return parser
+
+
+def _tox_ini(text: str) -> Iterator[str]:
+    """``deps`` of every ``[testenv...]`` section."""
+    parser = _ini(text, strict=False)
+    if parser is None:
         return
     for section in parser.sections():
         if section.startswith("testenv"):

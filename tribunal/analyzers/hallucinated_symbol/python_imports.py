@@ -10,17 +10,15 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class ImportedName:
+class ImportedName(NamedTuple):
     name: str
     line: int
 
 
-@dataclass(frozen=True)
-class PyImport:
+class PyImport(NamedTuple):
     """``import module`` (``names`` empty) or ``from <level dots><module> import names``."""
 
     line: int

@@ -11,20 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from tribunal.analyzers.hallucinated_symbol.broken_importers import Removal
 from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.language import Removal
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, statement_touched
 from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
 from tribunal.analyzers.hallucinated_symbol.python_imports import PyImport, imports_of_tree
-from tribunal.analyzers.hallucinated_symbol.python_judge import PySide
-from tribunal.analyzers.hallucinated_symbol.python_names import IMPLICIT
-from tribunal.analyzers.hallucinated_symbol.python_resolve import PyModule
+from tribunal.analyzers.hallucinated_symbol.python_names import IMPLICIT, own_names
 from tribunal.analyzers.hallucinated_symbol.tree import Side
 from tribunal.diff.model import FileChange, Status
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.trees import python_tree
 from tribunal.paths import language_of
+
+if TYPE_CHECKING:
+    from tribunal.analyzers.hallucinated_symbol.python_judge import PySide
+    from tribunal.analyzers.hallucinated_symbol.python_resolve import PyModule
 
 LANGUAGE = "python"
 GLOBS = ("*.py", "*.pyi")
@@ -42,11 +45,17 @@ class PythonImports:
 
     @cached_property
     def head(self) -> PySide:
-        return PySide(self.run, "head")
+        return self._resolution("head")
 
     @cached_property
     def base(self) -> PySide:
-        return PySide(self.run, "base")
+        return self._resolution("base")
+
+    def _resolution(self, side: Side) -> PySide:
+        # Roots, manifests and the installed environment load only once an import is judged.
+        from tribunal.analyzers.hallucinated_symbol.python_judge import PySide
+
+        return PySide(self.run, side)
 
     def side(self, side: Side) -> PySide:
         return self.head if side == "head" else self.base
@@ -103,10 +112,24 @@ class PythonImports:
 
     def _names_gone(self, fc: FileChange) -> Iterator[Removal]:
         assert fc.old_path is not None
+        if not self._may_lose_names(fc.old_path, fc.path):
+            return
         before = self.base.resolver.names(_as_module(fc.old_path)).names
         after = self.head.resolver.names(_as_module(fc.path)).names
         for name in sorted(before - after - IMPLICIT):
             yield Removal(name, f"{fc.path} no longer defines {name!r} (changed by this change)")
+
+    def _may_lose_names(self, old_path: str, path: str) -> bool:
+        """Whether the module may define fewer names at head, from its own two files alone.
+
+        Its names are its own definitions plus what its star imports bring;
+        with no star import at base, a name can go only if its own
+        definitions lost it, and no resolver (roots, listings) is needed.
+        """
+        before = own_names(self.run.tree("base"), old_path)
+        if before.stars:
+            return True
+        return not before.names <= own_names(self.run.tree("head"), path).names | IMPLICIT
 
 
 def _module_stem(path: str) -> str:
@@ -116,5 +139,8 @@ def _module_stem(path: str) -> str:
 
 
 def _as_module(path: str) -> PyModule:
+    # Loaded with the resolvers: only a module that may have lost names gets here.
+    from tribunal.analyzers.hallucinated_symbol.python_resolve import PyModule
+
     is_init = path.rpartition("/")[2].startswith("__init__.")
     return PyModule(path, (path,), parent_dir(path) if is_init else None)

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol.python_dynamic import dynamic_reason
+from tribunal.lang.trees import python_tree
+
+if TYPE_CHECKING:
+    from tribunal.analyzers.hallucinated_symbol.tree import FileTree
 
 #: Attributes every module has without defining them.
 IMPLICIT = frozenset(
@@ -35,16 +39,14 @@ _DYNAMIC_HINT = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class StarImport:
+class StarImport(NamedTuple):
     """``from <module> import *`` at module level: ``level`` dots, then ``module``."""
 
     level: int
     module: str
 
 
-@dataclass(frozen=True)
-class ModuleNames:
+class ModuleNames(NamedTuple):
     """What one module file defines; ``uncertain`` names why the set may be incomplete.
 
     ``exported`` is the union of every static ``__all__`` (None without one);
@@ -74,6 +76,14 @@ def module_names(text: str, filename: str = "<module>") -> ModuleNames:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
     return names_of_tree(tree, text)
+
+
+def own_names(tree: FileTree, path: str) -> ModuleNames:
+    """What the file at ``path`` in ``tree`` defines itself (star imports listed, not followed)."""
+    source = tree.read(path)
+    if source is None:
+        return ModuleNames(frozenset(), uncertain="it could not be read")
+    return names_of_tree(python_tree(source), source.text)
 
 
 def names_of_tree(tree: ast.Module | None, text: str) -> ModuleNames:

@@ -17,10 +17,9 @@ from tribunal.analyzers.hallucinated_symbol.python_names import (
     IMPLICIT,
     ModuleNames,
     StarImport,
-    names_of_tree,
+    own_names,
 )
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
-from tribunal.lang.trees import python_tree
 
 
 @dataclass(frozen=True)
@@ -121,12 +120,7 @@ class Resolver:
 
     def file_names(self, path: str) -> ModuleNames:
         if path not in self._files:
-            source = self.tree.read(path)
-            self._files[path] = (
-                names_of_tree(python_tree(source), source.text)
-                if source is not None
-                else ModuleNames(frozenset(), uncertain="it could not be read")
-            )
+            self._files[path] = own_names(self.tree, path)
         return self._files[path]
 
     def names(self, module: PyModule) -> Names:

@@ -8,8 +8,6 @@ wheel ``packages``, pytest ``pythonpath``).
 
 from __future__ import annotations
 
-import configparser
-import tomllib
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,6 +37,8 @@ def _from_pyproject(tree: FileTree) -> Iterator[str]:
     text = tree.text("pyproject.toml")
     if text is None:
         return
+    import tomllib  # only when the file exists
+
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError):
@@ -64,6 +64,8 @@ def _from_setup_cfg(tree: FileTree) -> Iterator[str]:
     text = tree.text("setup.cfg")
     if text is None:
         return
+    import configparser  # only when the file exists
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(text)

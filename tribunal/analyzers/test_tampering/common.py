@@ -7,7 +7,6 @@ added. Findings are built here so that they all read alike.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
@@ -16,6 +15,7 @@ from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.identifiers import split_words
 from tribunal.lang.test_diff import TestRecord
+from tribunal.lazyre import lazy
 
 ID = "test-tampering"
 
@@ -43,7 +43,7 @@ def may_check(parts: Sequence[str]) -> bool:
     return any(CHECK_WORDS.intersection(split_words(part)) for part in parts)
 
 
-_LINE_NOTE = re.compile(r"\s*\(?(?:at )?line \d+\)?")
+_LINE_NOTE = lazy(r"\s*\(?(?:at )?line \d+\)?")
 
 
 class Lazy:
@@ -107,7 +107,7 @@ def touched(fc: FileChange, pair: Pair) -> bool:
 
 def without_line_numbers(text: str) -> str:
     """``autouse fixture `x` (line 12)`` -> ``autouse fixture `x```: lines move, facts do not."""
-    return _LINE_NOTE.sub("", text)
+    return _LINE_NOTE().sub("", text)
 
 
 def fresh(head: Sequence[str], base: Iterable[str]) -> list[str]:

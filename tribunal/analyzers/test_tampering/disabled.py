@@ -13,7 +13,6 @@ nothing and gets no finding; and a skip whose condition is not a literal
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
@@ -23,8 +22,9 @@ from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.test_diff import TestDiff, TestRecord
+from tribunal.lazyre import lazy
 
-_UNREADABLE = re.compile(r"^(?P<path>.*) \((?P<side>base|head)\) could not be read or parsed$")
+_UNREADABLE = lazy(r"^(?P<path>.*) \((?P<side>base|head)\) could not be read or parsed$")
 
 
 def findings(change: Change, tests: TestDiff) -> Iterator[Finding]:
@@ -111,7 +111,7 @@ def _where(change: Change, fc: FileChange | None, record: TestRecord) -> int | N
 
 def _unreadable(tests: TestDiff) -> Iterator[Finding]:
     for entry in tests.unreadable:
-        match = _UNREADABLE.match(entry)
+        match = _UNREADABLE().match(entry)
         path = match["path"] if match else ""
         side = match["side"] if match else "one side"
         yield make(

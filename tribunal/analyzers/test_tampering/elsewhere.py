@@ -12,28 +12,24 @@ from __future__ import annotations
 
 import ast
 import posixpath
-import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from tribunal.analyzers.test_tampering.common import quoted
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.lang.trees import python_tree
+from tribunal.lazyre import lazy
 from tribunal.paths import is_js_family, language_of
 
 _SAME_FILE = {
-    "python": re.compile(
-        r"\bassert\w*\b|\bfail\w*\s*\(|\braise\b|\b(?:check|verify|expect)\w*\s*\("
-    ),
-    "js": re.compile(r"\b(?:expect|assert\w*|should|fail|throw|verify\w*|check\w*)\b"),
+    "python": lazy(r"\bassert\w*\b|\bfail\w*\s*\(|\braise\b|\b(?:check|verify|expect)\w*\s*\("),
+    "js": lazy(r"\b(?:expect|assert\w*|should|fail|throw|verify\w*|check\w*)\b"),
 }
 _OTHER_FILE = {
-    "python": re.compile(r"\bassert\w*\b|\bfail\w*\s*\(|AssertionError"),
-    "js": re.compile(r"\b(?:expect|assert\w*|should|fail)\b|AssertionError"),
+    "python": lazy(r"\bassert\w*\b|\bfail\w*\s*\(|AssertionError"),
+    "js": lazy(r"\b(?:expect|assert\w*|should|fail)\b|AssertionError"),
 }
-_JS_IMPORT = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}/[^'"]+)['"]"""
-)
+_JS_IMPORT = lazy(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}/[^'"]+)['"]""")
 
 
 def family(path: str) -> str:
@@ -48,13 +44,13 @@ def checks_elsewhere(change: Change, fc: FileChange, spans: Sequence[tuple[int, 
         if any(start <= line <= end for start, end in spans):
             continue
         text = fc.added_text.get(line, "")
-        if _SAME_FILE[kind].search(text) and not _comment_only(text, kind):
+        if _SAME_FILE[kind]().search(text) and not _comment_only(text, kind):
             out.append(f"line {line} of this file, outside the tests, adds `{quoted(text)}`")
             break
     for other in _reachable(change, fc, kind):
         for line in sorted(other.added):
             text = other.added_text.get(line, "")
-            if _OTHER_FILE[kind].search(text) and not _comment_only(text, kind):
+            if _OTHER_FILE[kind]().search(text) and not _comment_only(text, kind):
                 out.append(f"`{other.path}` (line {line}) adds `{quoted(text)}`")
                 break
     return out
@@ -131,7 +127,7 @@ def _js_imports(change: Change, fc: FileChange) -> list[str]:
     directory = posixpath.dirname(fc.path)
     return [
         posixpath.normpath(posixpath.join(directory, spec))
-        for spec in _JS_IMPORT.findall(source.text)
+        for spec in _JS_IMPORT().findall(source.text)
     ]
 
 

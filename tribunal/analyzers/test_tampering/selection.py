@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import posixpath
-import shlex
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
@@ -27,6 +26,7 @@ from tribunal.findings import Finding, Verdict
 from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING
 from tribunal.lang.python_index import top_level
 from tribunal.lang.trees import python_tree
+from tribunal.lazyre import lazy
 
 _SELECTING = ("--deselect", "-k", "-m", "--ignore", "--ignore-glob")
 _INCLUDING = {
@@ -40,6 +40,8 @@ _COLLECTION_HOOKS = frozenset(
     {"pytest_ignore_collect", "pytest_collection_modifyitems", "pytest_collect_file"}
 )
 _IGNORE_LISTS = ("collect_ignore", "collect_ignore_glob")
+_JEST_CONFIG = lazy(r"^jest\.config\.(?:[cm]?[jt]s|json)$")
+_VITEST_CONFIG = lazy(r"^(?:vitest|vite)\.(?:config|workspace)\.(?:[cm]?[jt]s|json)$")
 
 
 class Narrowing(NamedTuple):
@@ -50,8 +52,6 @@ class Narrowing(NamedTuple):
 
 
 def findings(change: Change) -> Iterator[Finding]:
-    from tribunal.analyzers.test_tampering import selection_js
-
     files = [fc for fc in change.files if fc.skip_reason is None]
     configs = [fc for fc in files if _kind(fc.path) == "config"]
     by_dir: dict[str, list[FileChange]] = {}
@@ -61,11 +61,12 @@ def findings(change: Change) -> Iterator[Finding]:
     yield from each_file(firsts, lambda fc: _judge_dir(change, by_dir[posixpath.dirname(fc.path)]))
     conftests = [fc for fc in files if fc.has_head and _kind(fc.path) == "conftest"]
     yield from each_file(conftests, lambda fc: _judge_conftest(change, fc))
-    files = [fc for fc in files if fc.has_head]
-    yield from each_file(
-        [f for f in files if selection_js.is_config(f.path)],
-        lambda fc: selection_js.judge(change, fc),
-    )
+    scripts = [fc for fc in files if fc.has_head and js_config(fc.path) is not None]
+    if scripts:
+        # The Jest/Vitest rules, and the JS/TS readers they use, load only for such a file.
+        from tribunal.analyzers.test_tampering import selection_js
+
+        yield from each_file(scripts, lambda fc: selection_js.judge(change, fc))
 
 
 def _kind(path: str) -> str | None:
@@ -73,6 +74,16 @@ def _kind(path: str) -> str | None:
     if name in CONFIG_FILES:
         return "config"
     return "conftest" if name == "conftest.py" else None
+
+
+def js_config(path: str) -> str | None:
+    """``"package.json"``, ``"jest"`` or ``"vitest"`` for a file that selects JS/TS tests."""
+    name = posixpath.basename(path)
+    if name == "package.json":
+        return name
+    if _JEST_CONFIG().match(name):
+        return "jest"
+    return "vitest" if _VITEST_CONFIG().match(name) else None
 
 
 def _judge_dir(change: Change, changed: Sequence[FileChange]) -> Iterator[Finding]:
@@ -166,6 +177,8 @@ def pytest_options(path: str, text: str) -> dict[str, list[str]] | None:
 def _split(value: str, key: str) -> list[str]:
     if key != "addopts":
         return value.split()
+    import shlex  # only an edited pytest config gets here
+
     try:
         return shlex.split(value)
     except ValueError:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import posixpath
-import re
 import shlex
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING
 from tribunal.analyzers.test_tampering.common import fresh
 from tribunal.analyzers.test_tampering.js_tautology import descendants
 from tribunal.analyzers.test_tampering.runners import commands_in
-from tribunal.analyzers.test_tampering.selection import Narrowing, report
+from tribunal.analyzers.test_tampering.selection import Narrowing, js_config, report
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding
@@ -36,8 +35,6 @@ if TYPE_CHECKING:
 
 Settings = dict[tuple[str, ...], tuple[str, ...]]
 
-_JEST = re.compile(r"^jest\.config\.(?:[cm]?[jt]s|json)$")
-_VITEST = re.compile(r"^(?:vitest|vite)\.(?:config|workspace)\.(?:[cm]?[jt]s|json)$")
 _JEST_EXCLUDE = frozenset({"testPathIgnorePatterns"})
 _JEST_INCLUDE = frozenset({"testMatch", "testRegex", "roots"})
 _FILTER_FLAGS = frozenset(
@@ -47,17 +44,12 @@ _FILTER_FLAGS = frozenset(
 _FILTERING = frozenset({"jest", "vitest", "mocha"})
 
 
-def is_config(path: str) -> bool:
-    name = posixpath.basename(path)
-    return name == "package.json" or bool(_JEST.match(name) or _VITEST.match(name))
-
-
 def judge(change: Change, fc: FileChange) -> Iterator[Finding]:
     head, base = change.head_source(fc), change.base_source(fc)
     if head is None:
         return
     name = posixpath.basename(fc.path)
-    vitest = bool(_VITEST.match(name))
+    vitest = js_config(fc.path) == "vitest"
     old = _settings(fc.old_path or fc.path, base) if base is not None else {}
     new = _settings(fc.path, head)
     found = compare(old, new, vitest)

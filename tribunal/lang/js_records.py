@@ -1,0 +1,45 @@
+"""Turn one JS/TS file's discovered tests into ``TestRecord``s (Python: ``test_records``).
+
+Discovery itself is ``js_tests``; this adds what comparing two sides needs:
+an ordinal per repeated name, the skip and expected-failure state, and the
+code of the body for recognizing a renamed or moved test (a test with parse
+errors is known by its name alone).
+"""
+
+from __future__ import annotations
+
+from tribunal.change import Source
+from tribunal.lang import js
+from tribunal.lang.js_decls import code_text
+from tribunal.lang.js_module import index_module
+from tribunal.lang.js_tests import discover_tests as discover_js
+from tribunal.lang.test_diff import TestRecord, ordinals
+from tribunal.lang.trees import js_tree
+
+
+def js_records(source: Source, path: str, head_path: str, language: str) -> list[TestRecord]:
+    index = index_module(js_tree(source, language), language)
+    tests = discover_js(index)
+    out = []
+    for test, ordinal in zip(tests, ordinals(t.name for t in tests), strict=True):
+        body_node = test.callback if test.callback is not None else test.body_ref
+        body = code_text(body_node, language) if body_node is not None else ""
+        out.append(
+            TestRecord(
+                path=path,
+                head_path=head_path,
+                name=test.name,
+                ordinal=ordinal,
+                start=test.start_line,
+                end=test.end_line,
+                line=test.start_line,
+                skipped=test.skipped,
+                xfailed=test.inverted,
+                conditional_skip=None,
+                body=body if not js.error_nodes(test.node) else f"\0{test.name}",
+                language="javascript" if language == "javascript" else "typescript",
+                test=test,
+                index=index,
+            )
+        )
+    return out
