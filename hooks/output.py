@@ -2,7 +2,8 @@
 
 Each blocking finding is shown with its lens, analyzer, ``file:line`` and why;
 UNVERIFIED notes in brief; for a push the path of ``summary.json``; and always
-that ``--no-verify`` bypasses the gate and that the bypass is logged.
+that ``--no-verify`` bypasses the gate: a push bypass is logged; a commit
+bypass is not, but the commit is judged again when it is pushed.
 """
 
 from __future__ import annotations
@@ -31,8 +32,13 @@ class FindingLike(Protocol):
 
 
 def bypass_hint(stage: str) -> str:
-    command = "git push" if stage == "pre-push" else "git commit"
-    return f"tribunal: `{command} --no-verify` bypasses the gate; the bypass is logged"
+    """The logged way out, said honestly: git leaves no trace of a commit bypass."""
+    if stage == "pre-push":
+        return "tribunal: `git push --no-verify` bypasses the gate; the bypass is logged"
+    return (
+        "tribunal: `git commit --no-verify` bypasses the gate for this commit; "
+        "the push gate judges it again, and a push past that gate is logged"
+    )
 
 
 def location(finding: FindingLike) -> str:

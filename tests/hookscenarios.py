@@ -86,7 +86,8 @@ def commit_blocked_and_clean_commit(user: UserRepo) -> None:
     assert blocked.code != 0
     text = output(blocked)
     assert "CONTRADICTED" in text and "tests/test_new thing ü.py:1" in text
-    assert "--no-verify` bypasses the gate; the bypass is logged" in text
+    assert "`git commit --no-verify` bypasses the gate for this commit" in text
+    assert "the push gate judges it again" in text
     assert state(user.path) == before
     user.git("reset", "-q")
     user.repo.write({"tests/test_new thing ü.py": GOOD_TEST})

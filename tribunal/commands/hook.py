@@ -2,7 +2,7 @@
 
 Both fail closed: a configuration error (exit 2) or an internal error (exit 3)
 blocks like a CONTRADICTED finding (exit 1), with one message that names the
-problem and says that ``--no-verify`` bypasses the gate and is logged.
+problem and says that ``--no-verify`` bypasses the gate (and, for a push, is logged).
 """
 
 from __future__ import annotations
