@@ -381,3 +381,16 @@ def test_a_touched_import_or_config_loads_what_judging_it_needs(repo: GitRepo) -
     )
     assert {"tribunal.analyzers.hallucinated_symbol.python_judge", "tomllib"} <= modules
     assert not any(m.startswith("tribunal.lang.js") for m in modules)
+
+
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_a_file_name_that_is_not_utf8_never_crashes_a_strict_terminal(
+    repo: GitRepo, fmt: str
+) -> None:
+    """git hands such names over as bytes; a strict UTF-8 stdout must still get the report."""
+    repo.commit({"README": "x\n"})
+    (repo.path / "tests").mkdir()
+    (repo.path / os.fsdecode(b"tests/test_\xff.py")).write_text("def test_x():\n    pass\n")
+    result = repo.tribunal("check", "--format", fmt, env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert result.code == 0, result.stderr
+    assert "test_x" in result.stdout and "CONTRADICTED" in result.stdout

@@ -76,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args in (["--version"], ["-V"]):
         print(f"tribunal {__version__}")
         return ExitCode.OK
+    _tolerate_unencodable_output()
     try:
         parser = build_parser(args[0] if args else None)
         ns = parser.parse_args(args)
@@ -95,6 +96,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.OK
     except Exception as exc:
         return _internal_error(exc)
+
+
+def _tolerate_unencodable_output() -> None:
+    """File names are bytes; one that is not valid in the terminal's encoding must not crash.
+
+    git paths that are not UTF-8 reach us as surrogate escapes; a strict UTF-8
+    stdout (``LANG=en_US.UTF-8``, macOS) would raise on them mid-report.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def _fail(message: str, code: int) -> int:
