@@ -23,8 +23,6 @@ on any FP, on recall below 90%, and on any ``expect`` mismatch.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -34,6 +32,7 @@ from typing import Any
 
 import yaml
 
+from bench.gitrun import git_out
 from tribunal.claims.sources import load_claims
 from tribunal.config import Config, parse_config
 from tribunal.engine import analyze
@@ -42,14 +41,6 @@ from tribunal.gitcmd import Git
 from tribunal.sources import Selection, build_change
 
 CORPUS = Path(__file__).parent / "corpus"
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
 
 
 @dataclass(frozen=True)
@@ -118,18 +109,6 @@ def load_cases(root: Path = CORPUS, pattern: str | None = None) -> list[Case]:
     return cases
 
 
-def _git(cwd: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env={**os.environ, **_GIT_ENV},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return proc.stdout.strip()
-
-
 def _write(root: Path, files: Mapping[str, str | None]) -> None:
     for name, content in files.items():
         target = root / name
@@ -143,15 +122,15 @@ def _write(root: Path, files: Mapping[str, str | None]) -> None:
 
 def build_repo(root: Path, case: Case) -> tuple[str, str]:
     """Commit the case's base, then its head; return both commit ids."""
-    _git(root, "init", "-q", "-b", "main")
+    git_out(root, "init", "-q", "-b", "main")
     _write(root, case.base)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "--allow-empty", "-m", "base")
-    base = _git(root, "rev-parse", "HEAD")
+    git_out(root, "add", "-A")
+    git_out(root, "commit", "-q", "--allow-empty", "-m", "base")
+    base = git_out(root, "rev-parse", "HEAD")
     _write(root, case.head)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "--allow-empty", "-m", case.message)
-    return base, _git(root, "rev-parse", "HEAD")
+    git_out(root, "add", "-A")
+    git_out(root, "commit", "-q", "--allow-empty", "-m", case.message)
+    return base, git_out(root, "rev-parse", "HEAD")
 
 
 def run_case(case: Case) -> Outcome:

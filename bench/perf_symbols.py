@@ -11,15 +11,14 @@ twice the small one.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bench.gitrun import git_out
 from tribunal.config import Config
 from tribunal.engine import analyze
 from tribunal.gitcmd import Git
@@ -27,23 +26,6 @@ from tribunal.sources import Selection, build_change
 
 ID = "hallucinated-symbol"
 PER_PACKAGE = 50
-_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
-
-
-def _git(root: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", *args], cwd=root, env={**os.environ, **_ENV}, capture_output=True, text=True
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"git {' '.join(args)} failed: {proc.stderr.strip()}")
-    return proc.stdout.strip()
 
 
 def _module(language: str, index: int) -> tuple[str, str]:
@@ -65,7 +47,7 @@ def _module(language: str, index: int) -> tuple[str, str]:
 
 def generate(root: Path, modules: int, language: str) -> tuple[str, str]:
     """A repository of ``modules`` modules and a one-import change on top; both commit ids."""
-    _git(root, "init", "-q", "-b", "main")
+    git_out(root, "init", "-q", "-b", "main")
     for index in range(modules):
         path, text = _module(language, index)
         target = root / path
@@ -73,9 +55,9 @@ def generate(root: Path, modules: int, language: str) -> tuple[str, str]:
         target.write_text(text, encoding="utf-8")
         if language == "python" and index % PER_PACKAGE == 0:
             (target.parent / "__init__.py").write_text("", encoding="utf-8")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "base")
-    base = _git(root, "rev-parse", "HEAD")
+    git_out(root, "add", "-A")
+    git_out(root, "commit", "-q", "-m", "base")
+    base = git_out(root, "rev-parse", "HEAD")
     path, text = _module(language, 2)
     extra = (
         "from pkg0.mod1 import CONST1\n"
@@ -83,8 +65,8 @@ def generate(root: Path, modules: int, language: str) -> tuple[str, str]:
         else "import { CONST1 } from './mod1';\n"
     )
     (root / path).write_text(extra + text, encoding="utf-8")
-    _git(root, "commit", "-q", "-am", "one import")
-    return base, _git(root, "rev-parse", "HEAD")
+    git_out(root, "commit", "-q", "-am", "one import")
+    return base, git_out(root, "rev-parse", "HEAD")
 
 
 def time_once(root: Path, base: str, head: str) -> tuple[float, int]:

@@ -8,9 +8,10 @@ work; it is deterministic so runs compare.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
+
+from bench.gitrun import git_out
 
 #: A fixed identity and no user or system git config, so the machine's settings
 #: cannot change what is measured.
@@ -26,10 +27,8 @@ GIT_ENV = {
 
 
 def git(repo: Path, *args: str, env: Mapping[str, str]) -> str:
-    proc = subprocess.run(
-        ["git", *args], cwd=repo, env=dict(env), capture_output=True, text=True, check=True
-    )
-    return proc.stdout.strip()
+    """git in ``repo`` under exactly ``env`` (``bench_env``: what the measured commands see)."""
+    return git_out(repo, *args, env=env)
 
 
 def write(repo: Path, files: Mapping[str, str]) -> None:

@@ -22,7 +22,6 @@ false red to fix).
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
@@ -32,6 +31,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from bench.gitrun import git_out
 from tribunal.config import Config
 from tribunal.engine import analyze
 from tribunal.findings import Finding, Verdict
@@ -59,35 +59,15 @@ RULES = (
     ("selection narrowed", "selection narrowed"),
     ("could not be parsed", "unparsable"),
 )
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
 
 
 def rule_of(finding: Finding) -> str:
     return next((rule for text, rule in RULES if text in finding.title), "other")
 
 
-def _git(cwd: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env={**os.environ, **_GIT_ENV},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return proc.stdout.strip()
-
-
 def pairs(root: Path) -> list[tuple[str, str, str]]:
     """(parent, commit, subject) for every non-root commit, oldest first (first parents)."""
-    log = _git(root, "log", "--first-parent", "--reverse", "--format=%H %P%x09%s")
+    log = git_out(root, "log", "--first-parent", "--reverse", "--format=%H %P%x09%s")
     out = []
     for line in log.splitlines():
         ids, _, subject = line.partition("\t")
@@ -140,9 +120,9 @@ def build_history(archives: Sequence[Path], root: Path, from_empty: bool = False
     rules that judge new tests (tautologies, swallowed assertions, focus).
     """
     root.mkdir(parents=True)
-    _git(root, "init", "-q", "-b", "main")
+    git_out(root, "init", "-q", "-b", "main")
     if from_empty:
-        _git(root, "commit", "-q", "--allow-empty", "--no-verify", "-m", "empty tree")
+        git_out(root, "commit", "-q", "--allow-empty", "--no-verify", "-m", "empty tree")
     for archive in archives:
         for child in root.iterdir():
             if child.name != ".git":
@@ -152,8 +132,8 @@ def build_history(archives: Sequence[Path], root: Path, from_empty: bool = False
             (top,) = Path(tmp).iterdir()
             for child in top.iterdir():
                 shutil.move(str(child), root / child.name)
-        _git(root, "add", "-A", "-f")
-        _git(root, "commit", "-q", "--allow-empty", "--no-verify", "-m", archive.name)
+        git_out(root, "add", "-A", "-f")
+        git_out(root, "commit", "-q", "--allow-empty", "--no-verify", "-m", archive.name)
 
 
 def study(

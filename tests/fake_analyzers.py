@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.engine_helpers import change_for
 from tests.gitrepo import GitRepo, Result
 from tribunal.analysis import each_file
 from tribunal.change import Change
@@ -31,9 +32,8 @@ from tribunal.config import Config
 from tribunal.diff.model import FileChange
 from tribunal.engine import analyze
 from tribunal.findings import Finding, Report, Verdict
-from tribunal.gitcmd import Git
 from tribunal.registry import Analyzer, AnalyzerSpec, Kind
-from tribunal.sources import Selection, build_change
+from tribunal.sources import Selection
 
 MODULE = "tests.fake_analyzers"
 
@@ -193,6 +193,5 @@ def check_in_process(
     repo: GitRepo, sel: Selection | None = None, config: Config | None = None
 ) -> Report:
     """Build the change the CLI would and analyze it, without a subprocess."""
-    with Git(repo.path) as git:
-        change = build_change(sel or Selection(), git, repo.path, repo.path, config or Config())
+    with change_for(repo, sel or Selection(), config) as change:
         return analyze(change)

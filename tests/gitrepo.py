@@ -32,17 +32,7 @@ class GitRepo:
         return repo
 
     def git(self, *args: str, env: Mapping[str, str] | None = None, check: bool = True) -> str:
-        proc = subprocess.run(
-            ["git", *args],
-            cwd=self.path,
-            env={**os.environ, **(env or {})},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if check and proc.returncode != 0:
-            raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
-        return proc.stdout.strip()
+        return run_git(self.path, args, env or {}, check=check).stdout.strip()
 
     def write(self, files: Mapping[str, str | bytes | None]) -> None:
         """Write (str/bytes) or delete (None) files relative to the work tree."""
@@ -85,3 +75,32 @@ class GitRepo:
             check=False,
         )
         return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def run_git(
+    cwd: Path,
+    args: tuple[str, ...] | list[str],
+    env: Mapping[str, str],
+    *,
+    check: bool,
+    stdin: str | None = None,
+) -> Result:
+    """git in ``cwd`` with ``env`` over ours (the session pins identity and config: conftest).
+
+    With ``check``, a failure is an AssertionError showing git's exit code and output.
+    """
+    proc = subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        env={**os.environ, **env},
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(
+            f"git {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}"
+        )
+    return Result(proc.returncode, proc.stdout, proc.stderr)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.gitrepo import GitRepo, Result
+from tests.gitrepo import GitRepo, Result, run_git
 
 ASSERTION_FREE_TEST = "def test_nothing():\n    pass\n"
 GOOD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
@@ -68,31 +68,6 @@ class UserRepo:
         return sorted(runs.glob("*.json")) if runs.is_dir() else []
 
 
-def run_git(
-    cwd: Path,
-    args: tuple[str, ...] | list[str],
-    env: Mapping[str, str],
-    *,
-    check: bool,
-    stdin: str | None = None,
-) -> Result:
-    proc = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        env={**os.environ, **env},
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    if check and proc.returncode != 0:
-        raise AssertionError(
-            f"git {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}"
-        )
-    return Result(proc.returncode, proc.stdout, proc.stderr)
-
-
 def state(path: Path) -> dict[str, object]:
     """Everything of the user's that a hook must leave as it was (remote-tracking refs aside)."""
     gitdir = Path(_git_out(path, "rev-parse", "--absolute-git-dir").strip())
@@ -116,10 +91,7 @@ def remote_refs(path: Path) -> str:
 
 
 def _git_out(path: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
-    return subprocess.run(
-        ["git", *args], cwd=path, env=env, capture_output=True, text=True, check=True
-    ).stdout
+    return run_git(path, args, {"GIT_OPTIONAL_LOCKS": "0"}, check=True).stdout
 
 
 def _tree_digest(root: Path) -> dict[str, str]:

@@ -4,18 +4,23 @@ Not mocks of the client libraries: a ``ThreadingHTTPServer`` on 127.0.0.1 with
 an ephemeral port answers ``/api/chat`` (Ollama) and ``/v1/chat/completions``
 (OpenAI) with scripted replies, and records every request it received (path,
 headers, JSON body) so tests can assert on exactly what left the process.
+``tribunal_cli`` runs the real CLI against them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 
@@ -188,3 +193,24 @@ def outward_address() -> str | None:
             return None
         address = str(sock.getsockname()[0])
     return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def tribunal_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m tribunal ARGS`` with none of our ``TRIBUNAL_*``/``OLLAMA_*`` settings.
+
+    A developer's endpoint, model or send permission must never reach a test:
+    only ``env`` (over the rest of the environment) says where the CLI may send.
+    """
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("TRIBUNAL_", "OLLAMA_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "tribunal", *args],
+        cwd=cwd,
+        input=stdin,
+        env={**base, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )

@@ -15,17 +15,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.engine_helpers import run_range
 from tests.gitrepo import GitRepo
 from tribunal.change import Source
-from tribunal.config import Config
-from tribunal.engine import analyze
 from tribunal.findings import Finding, Verdict
-from tribunal.gitcmd import Git
 from tribunal.lang import js, js_tests
 from tribunal.lang.js_safety import first_unsafe
 from tribunal.lang.js_tests import is_test_file, judge_test, parse_tests
 from tribunal.registry import BUILTINS
-from tribunal.sources import Selection, build_change
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -38,13 +35,7 @@ def judge(
     repo: GitRepo, head: Mapping[str, str | None], base: Mapping[str, str] | None = None
 ) -> dict[str, Finding]:
     """Commit ``base`` then ``head``; run the analyzer on the range; findings by title name."""
-    old = repo.commit(dict(base or {}), "base")
-    new = repo.commit(dict(head), "head")
-    with Git(repo.path) as git:
-        change = build_change(Selection(base=old, head=new), git, repo.path, repo.path, Config())
-        report = analyze(change, only=[ID])
-    assert not report.errors, report.errors
-    return {_name(f): f for f in report.findings if f.analyzer == ID}
+    return {_name(f): f for f in run_range(repo, dict(base or {}), dict(head), ID)}
 
 
 def _name(finding: Finding) -> str:

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.engine_helpers import change_for
 from tests.gitrepo import GitRepo
 from tests.test_aft_jsts import C, P, U, judge, src, verdicts
-from tribunal.config import Config
 from tribunal.engine import analyze
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.sources import Selection
 
 TYPE_LEVEL = src(
     """
@@ -337,9 +336,7 @@ def test_a_bare_diff_cannot_rule_out_setup_files(repo: GitRepo) -> None:
     head = repo.commit({"src/a.test.js": "it('empty', () => {});\n"})
     patch = repo.git("diff", base, head)
     (repo.path / "change.patch").write_text(patch + "\n", encoding="utf-8")
-    with Git(repo.path) as git:
-        selection = Selection(diff=str(repo.path / "change.patch"))
-        change = build_change(selection, git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(diff=str(repo.path / "change.patch"))) as change:
         report = analyze(change, only=["assertion-free-test"])
     (finding,) = report.findings
     assert finding.verdict is U

@@ -10,49 +10,27 @@ from __future__ import annotations
 import ast
 import json
 import re
-import textwrap
 import warnings
-from collections.abc import Mapping
 
 import pytest
 
+from tests.engine_helpers import Files, run_range, src
 from tests.gitrepo import GitRepo
-from tribunal.config import Config, parse_config
-from tribunal.engine import analyze
 from tribunal.findings import Finding, Verdict
-from tribunal.gitcmd import Git
 from tribunal.lang.pytest_naming import PytestNaming, is_test_file, naming_from_config
 from tribunal.lang.python_asserts import misspelled_mock_assert
 from tribunal.lang.python_consts import Raises, Unknown, evaluate
 from tribunal.lang.python_judge import judge_test
 from tribunal.lang.python_tests import ModuleIndex, discover_tests, parse_module, parse_source
 from tribunal.registry import BUILTINS
-from tribunal.sources import Selection, build_change
 
 ID = "assertion-free-test"
 C, U, P = "CONTRADICTED", "UNVERIFIED", "PASS"
 
 
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
-
-
-def judged(
-    repo: GitRepo,
-    base: Mapping[str, str | bytes | None],
-    head: Mapping[str, str | bytes | None],
-    config: str | None = None,
-) -> list[Finding]:
+def judged(repo: GitRepo, base: Files, head: Files, config: str | None = None) -> list[Finding]:
     """Commit ``base`` then ``head`` and return the analyzer's findings for the range."""
-    base_sha = repo.commit(base, "base")
-    head_sha = repo.commit(head, "head")
-    cfg = parse_config(config, "tribunal.yml") if config else Config()
-    with Git(repo.path) as git:
-        sel = Selection(base=base_sha, head=head_sha)
-        change = build_change(sel, git, repo.path, repo.path, cfg)
-        report = analyze(change, only=[ID])
-    assert report.errors == (), [e.message for e in report.errors]
-    return [f for f in report.findings if f.analyzer == ID]
+    return run_range(repo, base, head, ID, config=config)
 
 
 def by_test(findings: list[Finding]) -> dict[str, str]:

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from tests.engine_helpers import change_between, change_for
 from tests.gitrepo import GitRepo
 from tests.test_aft_python import ID, C, U, by_test, judged, src
 from tribunal.change import Change
@@ -56,8 +57,8 @@ COLLECT_EVERY_PY = "[pytest]\npython_files = *.py\n"
 def change_of(repo: GitRepo, base: Mapping[str, str], head: Mapping[str, str]) -> Iterator[Change]:
     base_sha = repo.commit(base, "base")
     head_sha = repo.commit(head, "head")
-    with Git(repo.path) as git:
-        yield build_change(Selection(base_sha, head_sha), git, repo.path, repo.path, Config())
+    with change_between(repo, base_sha, head_sha) as change:
+        yield change
 
 
 @pytest.mark.parametrize(
@@ -115,8 +116,7 @@ def test_the_index_and_the_work_tree_are_searched(repo: GitRepo, staged: bool) -
     repo.write({"tests/test_base.py": BASE_CLASS, "tests/test_real.py": SUBCLASS})
     if staged:
         repo.git("add", "-A")
-    with Git(repo.path) as git:
-        change = build_change(Selection(staged=staged), git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(staged=staged)) as change:
         report = analyze(change, only=[ID])
     (finding,) = [f for f in report.findings if f.file == "tests/test_base.py"]
     assert finding.verdict is Verdict.UNVERIFIED

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claims_support import Files, claim_verdict, src
+from tests.claims_support import claim_verdict
+from tests.engine_helpers import Files, change_between, src
 from tests.gitrepo import GitRepo
-from tribunal.config import Config
 from tribunal.findings import Verdict
-from tribunal.gitcmd import Git
 from tribunal.lang.python_judge import judge_test
 from tribunal.lang.test_diff import diff_tests, judge
-from tribunal.sources import Selection, build_change
 
 C, U, P = Verdict.CONTRADICTED, Verdict.UNVERIFIED, Verdict.PASS
 
@@ -258,8 +256,7 @@ def test_judge_with_the_change_sees_conftest_autouse_fixtures(repo: GitRepo) -> 
     conftest = "import pytest\n@pytest.fixture(autouse=True)\ndef check():\n    yield\n"
     base_sha = repo.commit({"tests/conftest.py": conftest, "tests/test_a.py": ""}, "base")
     head_sha = repo.commit({"tests/test_a.py": "def test_two():\n    pass\n"}, "head")
-    with Git(repo.path) as git:
-        change = build_change(Selection(base_sha, head_sha), git, repo.path, repo.path, Config())
+    with change_between(repo, base_sha, head_sha) as change:
         (record,) = diff_tests(change).added
         assert judge_test(record.test, record.index).verdict is C
         assert judge(record, change) is U

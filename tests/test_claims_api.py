@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.claims_support import Files, claim_verdict, src
+from tests.claims_support import claim_verdict
+from tests.engine_helpers import Files, src
 from tests.gitrepo import GitRepo
 from tribunal.change import Source
 from tribunal.claims.surface_js import module_exports

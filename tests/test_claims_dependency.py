@@ -7,14 +7,13 @@ import subprocess
 
 import pytest
 
-from tests.claims_support import claim_verdict, src
+from tests.claims_support import claim_verdict
+from tests.engine_helpers import change_for, src
 from tests.gitrepo import GitRepo
 from tribunal.claims.manifests import canonical, kind_of, parse_manifest
 from tribunal.claims.registry import judge
-from tribunal.config import Config
 from tribunal.findings import Verdict
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.sources import Selection
 
 CLAIM = "no-new-dependency"
 C, U, P = Verdict.CONTRADICTED, Verdict.UNVERIFIED, Verdict.PASS
@@ -329,9 +328,7 @@ def test_a_bare_diff_cannot_prove_a_name_new(repo: GitRepo) -> None:
         ["git", "diff", "--full-index"], cwd=repo.path, capture_output=True, check=True
     ).stdout
     (repo.path.parent / "change.diff").write_bytes(diff)
-    with Git(repo.path) as git:
-        sel = Selection(diff=str(repo.path.parent / "change.diff"))
-        change = build_change(sel, git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(diff=str(repo.path.parent / "change.diff"))) as change:
         from tribunal.change import Claim
 
         judgement = judge(change, Claim(CLAIM, None, "claims.md", 1))

@@ -7,22 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from tests.claims_support import src
+from tests.engine_helpers import change_between, change_for, src
 from tests.gitrepo import GitRepo
 from tribunal.change import Claim
 from tribunal.claims.sources import commit_claims, dedupe, load_claims, range_messages
-from tribunal.config import Config
 from tribunal.errors import InputError
 from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.sources import Selection
 
 PYPROJECT = '[project]\nname = "x"\ndependencies = ["requests>=2"]\n'
 PYPROJECT_NEW = '[project]\nname = "x"\ndependencies = ["requests>=2", "flask"]\n'
 
 
 def _claims(repo: GitRepo, base: str, head: str, **kwargs: str) -> list[Claim]:
-    with Git(repo.path) as git:
-        change = build_change(Selection(base, head), git, repo.path, repo.path, Config())
+    with change_between(repo, base, head) as change:
         return list(load_claims(change, cwd=repo.path, **kwargs))
 
 
@@ -120,10 +118,9 @@ def test_unreadable_claims_files_are_input_errors(repo: GitRepo, tmp_path: Path)
 def test_worktree_mode_reads_the_commits_between_base_and_head(repo: GitRepo) -> None:
     base = repo.commit({"a.txt": "1"}, "base")
     repo.commit({"a.txt": "2"}, "x\n\nTribunal-Claim: added-test")
-    with Git(repo.path) as git:
-        change = build_change(Selection(base=base), git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(base=base)) as change:
         assert [c.key for c in load_claims(change)] == ["added-test"]
-        staged = build_change(Selection(staged=True), git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(staged=True)) as staged:
         assert load_claims(staged) == ()
 
 
@@ -231,8 +228,7 @@ def test_a_crashing_verifier_is_an_error_not_a_verdict(
     monkeypatch.setitem(VERIFIERS, "boom", VerifierSpec("boom", __name__, "always crashes"))
     base = repo.commit({"a.txt": "1"}, "base")
     head = repo.commit({"a.txt": "2"}, "x\n\nTribunal-Claim: boom\nTribunal-Claim: no-test-removed")
-    with Git(repo.path) as git:
-        change = build_change(Selection(base, head), git, repo.path, repo.path, Config())
+    with change_between(repo, base, head) as change:
         change.claims = load_claims(change)
         report = analyze(change, only=["claim-reconciliation"])
     (error,) = report.errors

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claims_support import Files, claim_verdict, src
+from tests.claims_support import claim_verdict
+from tests.engine_helpers import Files, change_between, src
 from tests.gitrepo import GitRepo
-from tribunal.config import Config
 from tribunal.findings import Verdict
-from tribunal.gitcmd import Git
 from tribunal.lang.test_diff import TestDiff, diff_tests
-from tribunal.sources import Selection, build_change
 
 C, U, P = Verdict.CONTRADICTED, Verdict.UNVERIFIED, Verdict.PASS
 
@@ -44,8 +42,7 @@ def verdict(repo: GitRepo, base: Files, head: Files, claim: str) -> Verdict:
 def diff_of(repo: GitRepo, base: Files, head: Files) -> TestDiff:
     base_sha = repo.commit(base, "base")
     head_sha = repo.commit(head, "head")
-    with Git(repo.path) as git:
-        change = build_change(Selection(base_sha, head_sha), git, repo.path, repo.path, Config())
+    with change_between(repo, base_sha, head_sha) as change:
         return diff_tests(change)
 
 

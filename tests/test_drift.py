@@ -6,14 +6,12 @@ import subprocess
 
 import pytest
 
-from tests.claims_support import Files, run_range, src
+from tests.engine_helpers import Files, change_for, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.comment_code_drift.generic import is_generic
-from tribunal.config import Config
 from tribunal.engine import analyze
 from tribunal.findings import Finding, Verdict
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.sources import Selection
 
 ID = "comment-code-drift"
 
@@ -133,8 +131,7 @@ def test_silent_without_a_base(repo: GitRepo) -> None:
     diff = subprocess.run(["git", "diff"], cwd=repo.path, capture_output=True, check=True).stdout
     patch = repo.path.parent / "plain.diff"
     patch.write_bytes(diff.replace(b"index ", b"x-index "))
-    with Git(repo.path) as git:
-        change = build_change(Selection(diff=str(patch)), git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(diff=str(patch))) as change:
         change.base = None
         assert analyze(change, only=[ID]).findings == ()
 

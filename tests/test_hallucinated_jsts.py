@@ -8,37 +8,21 @@ each CONTRADICTED rule is paired with clean twins that must stay clean
 from __future__ import annotations
 
 import json
-import textwrap
-from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from tests.engine_helpers import Files, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.hallucinated_symbol.jsonc import loads
-from tribunal.config import Config
-from tribunal.engine import analyze
 from tribunal.findings import Finding
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
 
 ID = "hallucinated-symbol"
 C, U = "CONTRADICTED", "UNVERIFIED"
-Files = Mapping[str, str | None]
-
-
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def judged(repo: GitRepo, base: Files, head: Files) -> list[Finding]:
-    base_sha = repo.commit(base, "base")
-    head_sha = repo.commit(head, "head")
-    with Git(repo.path) as git:
-        change = build_change(Selection(base_sha, head_sha), git, repo.path, repo.path, Config())
-        report = analyze(change, only=[ID])
-    assert report.errors == (), [e.message for e in report.errors]
-    return [f for f in report.findings if f.analyzer == ID]
+    return run_range(repo, base, head, ID)
 
 
 def summary(found: list[Finding]) -> list[tuple[str, str, int | None, str]]:

@@ -10,41 +10,27 @@ from __future__ import annotations
 
 import os
 import sys
-import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
+from tests.engine_helpers import Files, change_for, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.hallucinated_symbol.packages import import_names
 from tribunal.analyzers.hallucinated_symbol.pydeps import normalize
 from tribunal.analyzers.hallucinated_symbol.python_names import module_names
-from tribunal.config import Config, parse_config
 from tribunal.engine import analyze
 from tribunal.findings import Finding
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.sources import Selection
 
 ID = "hallucinated-symbol"
 C, U = "CONTRADICTED", "UNVERIFIED"
-Files = Mapping[str, str | bytes | None]
-
-
-def src(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
 
 
 def judged(repo: GitRepo, base: Files, head: Files, config: str | None = None) -> list[Finding]:
     """Commit ``base`` then ``head``; the analyzer's findings for the range."""
-    base_sha = repo.commit(base, "base")
-    head_sha = repo.commit(head, "head")
-    cfg = parse_config(config, "tribunal.yml") if config else Config()
-    with Git(repo.path) as git:
-        change = build_change(Selection(base_sha, head_sha), git, repo.path, repo.path, cfg)
-        report = analyze(change, only=[ID])
-    assert report.errors == (), [e.message for e in report.errors]
-    return [f for f in report.findings if f.analyzer == ID]
+    return run_range(repo, base, head, ID, config=config)
 
 
 def verdicts(findings: list[Finding]) -> list[tuple[str, int | None, str]]:
@@ -561,8 +547,7 @@ def test_working_tree_change_sees_untracked_modules(repo: GitRepo) -> None:
     repo.write(
         {"pkg/extra.py": "E = 1\n", "app.py": "from pkg.extra import E\nfrom pkg.extra import F\n"}
     )
-    with Git(repo.path) as git:
-        change = build_change(Selection(), git, repo.path, repo.path, Config())
+    with change_for(repo, Selection()) as change:
         report = analyze(change, only=[ID])
     assert [(f.verdict.name, f.line, f.title) for f in report.findings] == [
         (C, 2, "'pkg.extra' has no name 'F'")
@@ -572,8 +557,7 @@ def test_working_tree_change_sees_untracked_modules(repo: GitRepo) -> None:
 def test_staged_deletion_breaks_an_untouched_importer(repo: GitRepo) -> None:
     repo.commit({**PKG, "pkg/old.py": "OLD = 1\n", "svc/job.py": "from pkg.old import OLD\n"})
     repo.git("rm", "-q", "pkg/old.py")
-    with Git(repo.path) as git:
-        change = build_change(Selection(staged=True), git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(staged=True)) as change:
         report = analyze(change, only=[ID])
     assert [(f.verdict.name, f.file, f.title) for f in report.findings] == [
         (C, "svc/job.py", "'pkg.old' resolves to no module (broken by this change)")
@@ -584,9 +568,7 @@ def test_staged_deletion_breaks_an_untouched_importer(repo: GitRepo) -> None:
 def test_a_bare_diff_without_the_tree_proves_nothing(repo: GitRepo, tmp_path: Path) -> None:
     patch = tmp_path / "change.diff"
     patch.write_text("--- /dev/null\n+++ b/new.py\n@@ -0,0 +1 @@\n+from pkg.nowhere import thing\n")
-    with Git(repo.path) as git:
-        sel = Selection(diff=str(patch))
-        change = build_change(sel, git, repo.path, repo.path, Config())
+    with change_for(repo, Selection(diff=str(patch))) as change:
         report = analyze(change, only=[ID])
     assert report.errors == ()
     assert [f.verdict.name for f in report.findings if f.analyzer == ID] == []

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests import hookscenarios as sc
-from tests.hooktools import UserRepo, run_git
+from tests.gitrepo import run_git
+from tests.hooktools import UserRepo
 
 PROJECT = Path(__file__).resolve().parents[1]
 

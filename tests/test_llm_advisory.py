@@ -14,7 +14,7 @@ import pytest
 
 from tests.gitrepo import GitRepo
 from tests.llm_council_script import DIFF, scripted, steady_judge, verdict
-from tests.llm_server import Scripted, closed_port_url, serving
+from tests.llm_server import Scripted, closed_port_url, serving, tribunal_cli
 from tribunal.config import Config, parse_config
 from tribunal.llm.advisory import run_council_advisory
 from tribunal.llm.budget import Limits
@@ -39,22 +39,6 @@ def config(text: str) -> Config:
 
 def never_called(spec: MemberSpec, limits: Limits) -> Provider:
     raise AssertionError(f"a provider was built for {spec.endpoint}")
-
-
-def cli(
-    *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("TRIBUNAL_", "OLLAMA_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "tribunal", *args],
-        cwd=cwd,
-        input=stdin,
-        env={**base, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("text", ["", "strict: true\n", "council:\n  enabled: false\n"])
@@ -165,7 +149,7 @@ def test_council_cli_from_config_on_a_git_range(repo: GitRepo) -> None:
             }
         )
         env = {"TRIBUNAL_API_KEY": KEY}
-        text = cli(
+        text = tribunal_cli(
             "council",
             "--base",
             "HEAD~1",
@@ -176,7 +160,7 @@ def test_council_cli_from_config_on_a_git_range(repo: GitRepo) -> None:
             cwd=repo.path,
             env=env,
         )
-        data = cli(
+        data = tribunal_cli(
             "council",
             "--base",
             "HEAD~1",
@@ -216,7 +200,7 @@ def files_containing(needle: str, *roots: Path) -> list[Path]:
 
 
 def test_council_cli_reports_unavailable_with_exit_2(tmp_path: Path) -> None:
-    result = cli(
+    result = tribunal_cli(
         "council",
         "--diff",
         "-",
@@ -245,7 +229,7 @@ def test_council_cli_reports_unavailable_with_exit_2(tmp_path: Path) -> None:
     ],
 )
 def test_council_cli_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
-    result = cli("council", "--diff", "-", *args, cwd=tmp_path, stdin=DIFF)
+    result = tribunal_cli("council", "--diff", "-", *args, cwd=tmp_path, stdin=DIFF)
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.splitlines()) == 1
 

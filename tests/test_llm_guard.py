@@ -2,37 +2,18 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.llm_council_script import DIFF, scripted, verdict
-from tests.llm_server import outward_address, serving
+from tests.llm_server import outward_address, serving, tribunal_cli
 from tribunal.llm.guard import is_loopback, refused, send_allowed
 from tribunal.llm.providers import MemberSpec
 from tribunal.llm.redact import redact
 
 UNROUTABLE = "http://10.255.255.1:9"
-
-
-def tribunal(
-    *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("TRIBUNAL_")}
-    return subprocess.run(
-        [sys.executable, "-m", "tribunal", *args],
-        cwd=cwd,
-        input=stdin,
-        env={**full_env, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize(
@@ -72,7 +53,7 @@ def test_propose_to_a_non_loopback_endpoint_prints_the_prompt_and_sends_nothing(
 ) -> None:
     (tmp_path / "change.diff").write_text(DIFF)
     started = time.monotonic()
-    result = tribunal(
+    result = tribunal_cli(
         "propose",
         "--diff",
         "change.diff",
@@ -118,9 +99,9 @@ def test_the_guard_holds_a_reachable_non_loopback_server_until_sending_is_allowe
             "--model",
             "m",
         )
-        held = tribunal(*args, cwd=tmp_path)
+        held = tribunal_cli(*args, cwd=tmp_path)
         assert held.returncode == 0 and server.requests == []
-        sent = tribunal(*args, cwd=tmp_path, env={"TRIBUNAL_ALLOW_SEND_DIFF": "1"})
+        sent = tribunal_cli(*args, cwd=tmp_path, env={"TRIBUNAL_ALLOW_SEND_DIFF": "1"})
         assert sent.returncode == 0, sent.stderr
         assert len(server.requests) == 1
         assert sent.stdout == "```tribunal\nadded-test\n```\n"
@@ -129,7 +110,7 @@ def test_the_guard_holds_a_reachable_non_loopback_server_until_sending_is_allowe
 def test_council_refuses_every_member_when_one_endpoint_is_not_loopback(tmp_path: Path) -> None:
     (tmp_path / "change.diff").write_text(DIFF)
     with serving(scripted({"m1": {"form": verdict("m1")}})) as server:
-        result = tribunal(
+        result = tribunal_cli(
             "council",
             "--diff",
             "change.diff",

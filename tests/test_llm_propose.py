@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.gitrepo import GitRepo
 from tests.llm_council_script import DIFF, scripted
-from tests.llm_server import Received, Scripted, serving
+from tests.llm_server import Received, Scripted, serving, tribunal_cli
 from tribunal.gitcmd import Git
 from tribunal.llm.budget import Limits
 from tribunal.llm.difftext import diff_between
@@ -19,22 +18,6 @@ from tribunal.llm.providers import MemberSpec
 from tribunal.registry import BUILTINS
 
 KEY = "sk-proj-TOPSECRETtopsecret0123456789"
-
-
-def run(
-    *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("TRIBUNAL_", "OLLAMA_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "tribunal", *args],
-        cwd=cwd,
-        input=stdin,
-        env={**base, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def claims(*items: str) -> dict[str, dict[str, object]]:
@@ -50,7 +33,7 @@ def test_propose_over_ollama_keeps_only_registry_keys(tmp_path: Path) -> None:
         "no-new-dependency",
     )
     with serving(scripted(reply)) as server:
-        result = run(
+        result = tribunal_cli(
             "propose",
             "--diff",
             "-",
@@ -81,7 +64,7 @@ def test_propose_over_ollama_keeps_only_registry_keys(tmp_path: Path) -> None:
 def test_propose_over_openai_writes_the_block_and_never_leaks_the_key(tmp_path: Path) -> None:
     (tmp_path / "change.diff").write_text(DIFF)
     with serving(scripted(claims("no-test-removed"))) as server:
-        result = run(
+        result = tribunal_cli(
             "propose",
             "--diff",
             "change.diff",
@@ -107,7 +90,7 @@ def test_an_error_that_echoes_the_key_prints_one_line_without_it(tmp_path: Path)
         )
 
     with serving(reject) as server:
-        result = run(
+        result = tribunal_cli(
             "propose",
             "--diff",
             "-",
@@ -134,7 +117,7 @@ def test_propose_reads_a_range_through_git_and_check_verifies_the_claims(
         "add a test",
     )
     with serving(scripted(claims("added-test", "no-new-dependency"))) as server:
-        proposed = run(
+        proposed = tribunal_cli(
             "propose",
             "--base",
             "HEAD~1",
@@ -153,7 +136,7 @@ def test_propose_reads_a_range_through_git_and_check_verifies_the_claims(
     # judge the claims alone: the other analyzers are not what this test is about
     only_claims = {a: a == "claim-reconciliation" for a in BUILTINS}
     (repo.path / "tribunal.yml").write_text(json.dumps({"analyzers": only_claims}))
-    checked = run(
+    checked = tribunal_cli(
         "check",
         "--base",
         "HEAD~1",
@@ -174,7 +157,7 @@ def test_propose_reads_a_range_through_git_and_check_verifies_the_claims(
 
 def test_an_empty_diff_asks_nobody(tmp_path: Path) -> None:
     with serving(scripted(claims("added-test"))) as server:
-        result = run(
+        result = tribunal_cli(
             "propose",
             "--diff",
             "-",
@@ -189,14 +172,14 @@ def test_an_empty_diff_asks_nobody(tmp_path: Path) -> None:
 
 
 def test_usage_errors_are_one_line(tmp_path: Path) -> None:
-    no_model = run("propose", "--diff", "-", stdin=DIFF, cwd=tmp_path)
+    no_model = tribunal_cli("propose", "--diff", "-", stdin=DIFF, cwd=tmp_path)
     assert no_model.returncode == 2
     assert (
         no_model.stderr == "tribunal: error: no model: pass --model NAME or set $TRIBUNAL_MODEL\n"
     )
-    both = run("propose", "--diff", "-", "--base", "HEAD", "--model", "m", cwd=tmp_path)
+    both = tribunal_cli("propose", "--diff", "-", "--base", "HEAD", "--model", "m", cwd=tmp_path)
     assert both.returncode == 2 and "cannot be combined" in both.stderr
-    bad_ref = run("propose", "--base", "--output=x", "--model", "m", cwd=tmp_path)
+    bad_ref = tribunal_cli("propose", "--base", "--output=x", "--model", "m", cwd=tmp_path)
     assert bad_ref.returncode == 2
 
 

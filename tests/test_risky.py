@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.claims_support import Files, run_range, src
+from tests.engine_helpers import Files, change_between, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.risky_diff_no_test.correlate import correlated
 from tribunal.analyzers.risky_diff_no_test.vocab import vocabulary
-from tribunal.config import Config
 from tribunal.engine import analyze
 from tribunal.findings import Finding, Verdict
-from tribunal.gitcmd import Git
 from tribunal.lang.identifiers import split_words
-from tribunal.sources import Selection, build_change
 
 ID = "risky-diff-no-test"
 
@@ -210,8 +207,7 @@ def test_generated_paths_are_skipped_and_globs_behave(repo: GitRepo) -> None:
 def test_no_skip_generated_flags_them_again(repo: GitRepo) -> None:
     base_sha = repo.commit({"a.txt": "x"}, "base")
     head_sha = repo.commit({"dist/auth.js": "export const token = 1;\n"}, "head")
-    with Git(repo.path) as git:
-        change = build_change(Selection(base_sha, head_sha), git, repo.path, repo.path, Config())
+    with change_between(repo, base_sha, head_sha) as change:
         change.skip_generated = False
         report = analyze(change, only=[ID])
     assert [f.file for f in report.findings] == ["dist/auth.js"]

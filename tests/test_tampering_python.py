@@ -31,6 +31,19 @@ T = "tests/test_app.py"
 CONFTEST = "import pytest\n\n@pytest.fixture(autouse=True)\ndef sums():\n    assert True\n"
 
 
+UNITTEST_ADD = src(
+    """
+    import unittest
+    from app import add
+
+    class AddTest(unittest.TestCase):
+        def test_add(self):
+            result = add(1, 2)
+            self.assertEqual(result, 3)
+    """
+)
+
+
 def _head(body: str) -> str:
     """BASE with ``test_add``'s body replaced."""
     return BASE.replace("    result = add(1, 2)\n    assert result == 3\n", body)
@@ -236,17 +249,7 @@ def test_untouched_tests_get_no_finding(repo: GitRepo) -> None:
     ],
 )
 def test_an_added_tautology_is_contradicted(repo: GitRepo, line: str) -> None:
-    base = src(
-        """
-        import unittest
-        from app import add
-
-        class AddTest(unittest.TestCase):
-            def test_add(self):
-                result = add(1, 2)
-                self.assertEqual(result, 3)
-        """
-    )
+    base = UNITTEST_ADD
     head = base.replace("self.assertEqual(result, 3)", line)
     found = tampering(repo, {T: base}, {T: head})
     assert ("CONTRADICTED", 7, "this assertion can never fail") in verdicts(found)
@@ -264,17 +267,7 @@ def test_an_added_tautology_is_contradicted(repo: GitRepo, line: str) -> None:
     ],
 )
 def test_assertions_that_only_look_tautological_are_clean(repo: GitRepo, line: str) -> None:
-    base = src(
-        """
-        import unittest
-        from app import add
-
-        class AddTest(unittest.TestCase):
-            def test_add(self):
-                result = add(1, 2)
-                self.assertEqual(result, 3)
-        """
-    )
+    base = UNITTEST_ADD
     head = base.replace("self.assertEqual(result, 3)", line)
     assert tampering(repo, {T: base}, {T: head}) == []
 

@@ -1,12 +1,12 @@
 """Helpers for the test-tampering tests (no tests here; the name keeps the files together).
 
 Each scenario commits a base and a head in a real repository and runs the
-real engine in-process on the range (``tests.claims_support.run_range``).
+real engine in-process on the range (``tests.engine_helpers.run_range``).
 """
 
 from __future__ import annotations
 
-from tests.claims_support import Files, run_range, src
+from tests.engine_helpers import Files, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.findings import Finding
 

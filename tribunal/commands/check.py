@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tribunal.errors import ExitCode, InputError, UsageError
+from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
+from tribunal.errors import ExitCode, InputError
 
 if TYPE_CHECKING:
     from tribunal.findings import Report
@@ -41,11 +41,9 @@ def add_parser(sub: Any, epilog: str) -> None:
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    which = p.add_argument_group("which change")
-    which.add_argument("--base", metavar="REF", help="base revision (see above)")
-    which.add_argument("--head", metavar="REF", help="head revision; needs --base")
-    which.add_argument("--staged", action="store_true", help="the index against HEAD")
-    which.add_argument("--diff", metavar="FILE", help="a unified diff file, or - for stdin")
+    add_change_flags(
+        p, base_help="base revision (see above)", head_help="head revision; needs --base"
+    )
     p.add_argument("--claims", metavar="FILE", help="claims file (a ```tribunal block, or all)")
     p.add_argument("--pr-body", metavar="FILE", help="PR body; only its ```tribunal block")
     p.add_argument(
@@ -64,7 +62,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         action="store_true",
         help="also analyze generated paths (also $TRIBUNAL_NO_SKIP_GENERATED=1)",
     )
-    p.add_argument("--cwd", metavar="DIR", help="run as if started in DIR")
+    add_cwd_flag(p)
     p.set_defaults(func=run)
 
 
@@ -76,7 +74,7 @@ def run(ns: argparse.Namespace) -> int:
     from tribunal.render import render
     from tribunal.sources import Selection, build_change
 
-    cwd = _cwd(ns.cwd)
+    cwd = start_dir(ns.cwd)
     root = find_repo_root(cwd)
     config = load_config(ns.config, root, cwd)
     for flag, name in (("--claims", ns.claims), ("--pr-body", ns.pr_body)):
@@ -133,13 +131,6 @@ def exit_code(report: Report, *, hard_fail: bool) -> int:
     if report.errors:
         return ExitCode.INTERNAL
     return ExitCode.OK
-
-
-def _cwd(name: str | None) -> Path:
-    path = Path(name or ".").resolve()
-    if not path.is_dir():
-        raise UsageError(f"--cwd {name}: not a directory")
-    return path
 
 
 def _env_flag(name: str) -> bool:

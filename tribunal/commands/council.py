@@ -30,16 +30,16 @@ focus hint (a lens name from the config's lenses:, or free text).
 
 
 def add_parser(sub: Any, epilog: str) -> None:
-    from tribunal.llm.cliargs import WHICH_CHANGE, add_common
+    from tribunal.llm.cliargs import add_command
 
-    p: argparse.ArgumentParser = sub.add_parser(
+    p = add_command(
+        sub,
         "council",
-        help="an advisory review of a change by a council of models",
-        description=HELP + "\n" + WHICH_CHANGE,
+        summary="an advisory review of a change by a council of models",
+        description=HELP,
         epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        budget_help="time budget for the whole council (default: council.timeout, else 120)",
     )
-    add_common(p, "time budget for the whole council (default: council.timeout, else 120)")
     p.add_argument("--member", action="append", default=[], metavar="SPEC", help="a member")
     p.add_argument(
         "--judge",
@@ -58,20 +58,14 @@ def run(ns: argparse.Namespace) -> int:
     require_extra()
     from tribunal.llm import cliargs
     from tribunal.llm.council import convene_council
-    from tribunal.llm.difftext import read_diff
-    from tribunal.llm.guard import refusal_notice, refused, send_allowed
 
-    cwd = cliargs.cwd(ns)
-    diff = read_diff(cwd, ns.diff, ns.base, ns.head, ns.staged)
+    cwd, diff = cliargs.read_change(ns)
     plan = _plan(ns, cwd)
     if not diff.strip():
         print("tribunal: council: the diff is empty; nothing to review", file=sys.stderr)
         return ExitCode.OK
     specs = [*plan.members, *([plan.judge] if plan.judge else [])]
-    blocked = refused(specs, send_allowed(ns.allow_send_diff))
-    if blocked:
-        _preview(diff, plan)
-        print(f"tribunal: {refusal_notice(blocked)}", file=sys.stderr)
+    if cliargs.held_back(ns, specs, lambda: _preview(diff, plan)):
         return ExitCode.OK
     record = convene_council(diff, plan).as_dict()
     _emit(record, ns.format)

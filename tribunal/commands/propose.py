@@ -25,16 +25,16 @@ without one, a local Ollama at $OLLAMA_HOST or http://127.0.0.1:11434.
 
 
 def add_parser(sub: Any, epilog: str) -> None:
-    from tribunal.llm.cliargs import WHICH_CHANGE, add_common
+    from tribunal.llm.cliargs import add_command
 
-    p: argparse.ArgumentParser = sub.add_parser(
+    p = add_command(
+        sub,
         "propose",
-        help="let a model propose claims for `check` to verify",
-        description=HELP + "\n" + WHICH_CHANGE,
+        summary="let a model propose claims for `check` to verify",
+        description=HELP,
         epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        budget_help="time budget for the whole run (default 180)",
     )
-    add_common(p, "time budget for the whole run (default 180)")
     p.add_argument(
         "--provider",
         choices=("ollama", "openai"),
@@ -53,24 +53,21 @@ def run(ns: argparse.Namespace) -> int:
     from tribunal.llm import cliargs
     from tribunal.llm.claim_keys import known_claim_keys
     from tribunal.llm.config import single_spec
-    from tribunal.llm.difftext import read_diff
-    from tribunal.llm.guard import refusal_notice, refused, send_allowed
     from tribunal.llm.prompt import preview
     from tribunal.llm.propose import prepare, propose_claims
 
-    cwd = cliargs.cwd(ns)
-    diff = read_diff(cwd, ns.diff, ns.base, ns.head, ns.staged)
+    cwd, diff = cliargs.read_change(ns)
     spec = single_spec(ns.provider, ns.endpoint, ns.model)
     if not diff.strip():
         print("tribunal: propose: the diff is empty; nothing to propose", file=sys.stderr)
         return ExitCode.OK
     keys = known_claim_keys()
-    blocked = refused([spec], send_allowed(ns.allow_send_diff))
-    if blocked:
-        prepared = prepare(diff, keys)
+
+    def show_preview() -> None:
         where = f"{spec.public()['endpoint']} (model {spec.model})"
-        sys.stdout.write(preview([where], prepared.messages))
-        print(f"tribunal: {refusal_notice(blocked)}", file=sys.stderr)
+        sys.stdout.write(preview([where], prepare(diff, keys).messages))
+
+    if cliargs.held_back(ns, [spec], show_preview):
         return ExitCode.OK
     proposal = propose_claims(diff, spec, cliargs.limits(ns), ns.budget or 180.0, claim_keys=keys)
     _write(proposal.block, ns.out, cwd)

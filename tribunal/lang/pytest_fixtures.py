@@ -20,7 +20,7 @@ from tribunal.change import Change
 from tribunal.lang.per_change import PerChange
 from tribunal.lang.pytest_naming import ancestor_dirs
 from tribunal.lang.python_index import ModuleIndex, top_level
-from tribunal.lang.python_marks import Effect, classify
+from tribunal.lang.python_marks import is_autouse_fixture
 from tribunal.lang.python_scope import FixtureImport, fixture_imports
 from tribunal.lang.python_tests import parse_module
 
@@ -101,7 +101,7 @@ def _autouse_in(change: Change, path: str, name: str, hops: int, hooks: bool = F
         return f"`{path}` could not be parsed"
     for stmt in top_level(index.tree.body):
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            if (name in ("*", stmt.name)) and _is_autouse(stmt, index):
+            if (name in ("*", stmt.name)) and is_autouse_fixture(stmt, index):
                 return f"`{path}` defines autouse fixture `{stmt.name}` (line {stmt.lineno})"
             if hooks and name in ("*", stmt.name) and stmt.name in RUN_HOOKS:
                 return f"`{path}` defines hook `{stmt.name}` (line {stmt.lineno})"
@@ -127,13 +127,6 @@ def _reexport(
                 if why:
                     return why
     return ""
-
-
-def _is_autouse(fn: ast.FunctionDef | ast.AsyncFunctionDef, index: ModuleIndex) -> bool:
-    return any(
-        (mark := classify(dec, index)).effect is Effect.FIXTURE and mark.flag
-        for dec in fn.decorator_list
-    )
 
 
 def _autouse_keyword(stmt: ast.stmt) -> bool:

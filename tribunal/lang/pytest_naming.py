@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from tribunal.change import Source
 
 #: Config files in the order pytest prefers them within one directory.
 CONFIG_FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
@@ -58,15 +61,12 @@ def is_test_file(path: str, naming: PytestNaming = DEFAULT_NAMING) -> bool:
 
 def naming_from_config(path: str, text: str) -> PytestNaming | None:
     """The naming one config file declares; None when it holds no pytest section."""
-    name = posixpath.basename(path)
-    options: Mapping[str, Any] | None
-    if name == "pyproject.toml":
-        options = _toml_options(text)
-    else:
-        section = {"tox.ini": "pytest", "setup.cfg": "tool:pytest"}.get(name, "pytest")
-        options = _ini_options(text, section, always=name in ("pytest.ini", ".pytest.ini"))
-    if options is None:
-        return None
+    options = pytest_section(path, text)
+    return None if options is None else naming_from_options(path, options)
+
+
+def naming_from_options(path: str, options: Mapping[str, Any]) -> PytestNaming:
+    """The naming of the pytest section ``options`` read from config file ``path``."""
     return PytestNaming(
         files=_patterns(options.get("python_files"), DEFAULT_NAMING.files),
         classes=_patterns(options.get("python_classes"), DEFAULT_NAMING.classes),
@@ -93,6 +93,46 @@ def _plugins(addopts: object) -> tuple[str, ...]:
     return tuple(found)
 
 
+def config_in(
+    directory: str, read: Callable[[str], Source | None], *, bare_ini_counts: bool = True
+) -> tuple[str, Mapping[str, Any]] | None:
+    """The config file pytest reads in ``directory``, and its pytest section's raw options.
+
+    That is the first of ``CONFIG_FILES`` holding a pytest section; None when
+    no file in ``directory`` holds one (pytest then looks further up).
+    """
+    for name in CONFIG_FILES:
+        path = posixpath.join(directory, name) if directory else name
+        source = read(path)
+        if source is None:
+            continue
+        options = pytest_section(path, source.text, bare_ini_counts=bare_ini_counts)
+        if options is not None:
+            return path, options
+    return None
+
+
+def pytest_section(
+    path: str, text: str, *, bare_ini_counts: bool = True
+) -> Mapping[str, Any] | None:
+    """The raw pytest options of one config file; None when it holds no pytest section.
+
+    ``[pytest]`` in ``pytest.ini``/``tox.ini``, ``[tool:pytest]`` in
+    ``setup.cfg``, ``[tool.pytest.ini_options]`` (or ``[tool.pytest]``) in
+    ``pyproject.toml``. pytest takes a ``pytest.ini`` as its config even with
+    no such section (or one it cannot parse): ``bare_ini_counts`` gives it no
+    options then, where otherwise it holds no section at all.
+    """
+    name = posixpath.basename(path)
+    if name == "pyproject.toml":
+        return _toml_options(text)
+    section = {"tox.ini": "pytest", "setup.cfg": "tool:pytest"}.get(name, "pytest")
+    options = _ini_options(text, section)
+    if options is None and bare_ini_counts and name in ("pytest.ini", ".pytest.ini"):
+        return {}
+    return options
+
+
 def _toml_options(text: str) -> Mapping[str, Any] | None:
     import tomllib  # only when a pyproject.toml exists: keeps the hook's start fast
 
@@ -107,17 +147,15 @@ def _toml_options(text: str) -> Mapping[str, Any] | None:
     return legacy if isinstance(legacy, dict) else pytest
 
 
-def _ini_options(text: str, section: str, always: bool) -> Mapping[str, Any] | None:
+def _ini_options(text: str, section: str) -> Mapping[str, Any] | None:
     import configparser
 
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read_string(text)
     except configparser.Error:
-        return {} if always else None
-    if parser.has_section(section):
-        return dict(parser.items(section))
-    return {} if always else None
+        return None
+    return dict(parser.items(section)) if parser.has_section(section) else None
 
 
 def _patterns(value: object, default: tuple[str, ...]) -> tuple[str, ...]:

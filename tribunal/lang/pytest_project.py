@@ -22,11 +22,16 @@ from tribunal.change import Change
 from tribunal.findings import Verdict
 from tribunal.lang.per_change import PerChange, head_tree_known
 from tribunal.lang.pytest_fixtures import RUN_HOOKS, imported_autouse
-from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, PytestNaming, ancestor_dirs
-from tribunal.lang.pytest_naming import naming_from_config as _naming_from_config
+from tribunal.lang.pytest_naming import (
+    DEFAULT_NAMING,
+    PytestNaming,
+    ancestor_dirs,
+    config_in,
+    naming_from_options,
+)
 from tribunal.lang.python_index import ModuleIndex, top_level
 from tribunal.lang.python_judge import Judgement, judge_test
-from tribunal.lang.python_marks import Effect, classify
+from tribunal.lang.python_marks import is_autouse_fixture
 from tribunal.lang.python_tests import PyTestCase, parse_source
 
 _NAMING: PerChange[str, PytestNaming] = PerChange()
@@ -108,7 +113,7 @@ def overridden_elsewhere(
 
 
 def _files_naming(change: Change, word: str) -> tuple[str, ...] | None:
-    from tribunal.analyzers.hallucinated_symbol.gitquery import grep_files
+    from tribunal.treegrep import grep_files
 
     found = grep_files(change, (word,), ("*.py",), whole_words=True)
     return None if found is None else tuple(found)
@@ -154,13 +159,9 @@ def _declares_plugin(change: Change, config: str) -> str:
 
 def _naming_for_dir(change: Change, directory: str) -> PytestNaming:
     def compute() -> PytestNaming:
-        for name in CONFIG_FILES:
-            config = posixpath.join(directory, name) if directory else name
-            source = change.read_head(config)
-            if source is not None:
-                naming = _naming_from_config(config, source.text)
-                if naming is not None:
-                    return naming
+        found = config_in(directory, change.read_head)
+        if found is not None:
+            return naming_from_options(*found)
         if not directory:
             return DEFAULT_NAMING
         return _naming_for_dir(change, posixpath.dirname(directory))
@@ -220,10 +221,8 @@ def _autouse_anywhere(tree: ast.Module, path: str) -> list[str]:
 
 def _conftest_statement(stmt: ast.stmt, index: ModuleIndex, path: str) -> str:
     if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-        for dec in stmt.decorator_list:
-            mark = classify(dec, index)
-            if mark.effect is Effect.FIXTURE and mark.flag:
-                return f"`{path}` has autouse fixture `{stmt.name}` (line {stmt.lineno})"
+        if is_autouse_fixture(stmt, index):
+            return f"`{path}` has autouse fixture `{stmt.name}` (line {stmt.lineno})"
         if stmt.name in RUN_HOOKS:
             return f"`{path}` defines hook `{stmt.name}` (line {stmt.lineno})"
     if isinstance(stmt, ast.Assign | ast.AnnAssign):

@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from tribunal.lang.python_index import ModuleIndex, dotted
+from tribunal.lang.python_index import FuncDef, ModuleIndex, dotted
 
 
 class Effect(enum.Enum):
@@ -67,6 +67,14 @@ def classify(dec: ast.expr, index: ModuleIndex) -> Mark:
     if _is_patch(name):
         return Mark(Effect.SETUP, f"{text} (the patch target is imported when the test runs)")
     return Mark(Effect.SETUP, f"{text} (wraps the test in code Tribunal cannot see)")
+
+
+def is_autouse_fixture(fn: FuncDef, index: ModuleIndex) -> bool:
+    """Whether ``fn`` is declared ``@pytest.fixture(autouse=...)``: it runs around every test."""
+    return any(
+        (mark := classify(dec, index)).effect is Effect.FIXTURE and mark.flag
+        for dec in fn.decorator_list
+    )
 
 
 def marks_in(value: ast.expr, index: ModuleIndex) -> Iterator[Mark]:

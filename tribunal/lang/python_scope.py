@@ -19,7 +19,7 @@ from tribunal.lang.python_index import (
     class_methods,
     top_level,
 )
-from tribunal.lang.python_marks import Effect, Mark, classify, marks_in
+from tribunal.lang.python_marks import Effect, Mark, classify, is_autouse_fixture, marks_in
 
 MODULE_SETUP = frozenset(
     {"setup_module", "teardown_module", "setup_function", "teardown_function"}
@@ -271,10 +271,8 @@ def _test_flag(lineage: list[ast.ClassDef]) -> bool | None:
 
 
 def _setup_function(fn: FuncDef, index: ModuleIndex, names: frozenset[str], where: str) -> str:
-    for dec in fn.decorator_list:
-        mark = classify(dec, index)
-        if mark.effect is Effect.FIXTURE and mark.flag:
-            return f"autouse fixture `{fn.name}` (line {fn.lineno}) runs around the tests {where}"
+    if is_autouse_fixture(fn, index):
+        return f"autouse fixture `{fn.name}` (line {fn.lineno}) runs around the tests {where}"
     if fn.name in names:
         return f"`{fn.name}` (line {fn.lineno}) runs with the tests {where}"
     return ""

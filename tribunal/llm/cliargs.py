@@ -1,13 +1,17 @@
-"""Flags that ``tribunal propose`` and ``tribunal council`` share."""
+"""What ``tribunal propose`` and ``tribunal council`` share: flags, the diff, the send guard."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from tribunal.errors import UsageError
+from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
 from tribunal.llm.budget import Limits
-from tribunal.llm.guard import ALLOW_ENV
+from tribunal.llm.guard import ALLOW_ENV, refusal_notice, refused, send_allowed
+from tribunal.llm.providers import MemberSpec
 
 WHICH_CHANGE = """\
 Which change:
@@ -24,12 +28,20 @@ $TRIBUNAL_API_KEY and is never printed or written anywhere.
 """
 
 
-def add_common(p: argparse.ArgumentParser, budget_help: str) -> None:
-    which = p.add_argument_group("which change")
-    which.add_argument("--diff", metavar="FILE", help="a unified diff file, or - for stdin")
-    which.add_argument("--base", metavar="REF", help="base revision")
-    which.add_argument("--head", metavar="REF", help="head revision (default HEAD); needs --base")
-    which.add_argument("--staged", action="store_true", help="the index against HEAD")
+def add_command(
+    sub: Any, name: str, *, summary: str, description: str, epilog: str, budget_help: str
+) -> argparse.ArgumentParser:
+    """The subcommand's parser with the shared flags; the caller adds its own."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=description + "\n" + WHICH_CHANGE,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_change_flags(
+        p, base_help="base revision", head_help="head revision (default HEAD); needs --base"
+    )
     p.add_argument(
         "--allow-send-diff",
         action="store_true",
@@ -43,18 +55,35 @@ def add_common(p: argparse.ArgumentParser, budget_help: str) -> None:
     )
     p.add_argument("--budget", type=_seconds, metavar="S", help=budget_help)
     p.add_argument("--config", metavar="FILE", help="config file (default: tribunal.yml)")
-    p.add_argument("--cwd", metavar="DIR", help="run as if started in DIR")
+    add_cwd_flag(p)
+    return p
 
 
 def limits(ns: argparse.Namespace) -> Limits:
     return Limits(timeout=ns.timeout, retries=ns.retries)
 
 
-def cwd(ns: argparse.Namespace) -> Path:
-    path = Path(ns.cwd or ".").resolve()
-    if not path.is_dir():
-        raise UsageError(f"--cwd {ns.cwd}: not a directory")
-    return path
+def read_change(ns: argparse.Namespace) -> tuple[Path, str]:
+    """The directory to run in and the diff the change flags name (a usage error if none)."""
+    from tribunal.llm.difftext import read_diff
+
+    here = start_dir(ns.cwd)
+    return here, read_diff(here, ns.diff, ns.base, ns.head, ns.staged)
+
+
+def held_back(
+    ns: argparse.Namespace, specs: Sequence[MemberSpec], show_preview: Callable[[], None]
+) -> bool:
+    """Whether the send guard keeps the diff home; if so the prompt is shown and why is said.
+
+    Nothing goes to an endpoint that is not a loopback address without
+    ``--allow-send-diff`` (or ``$TRIBUNAL_ALLOW_SEND_DIFF``): the diff is source code.
+    """
+    blocked = refused(specs, send_allowed(ns.allow_send_diff))
+    if blocked:
+        show_preview()
+        print(f"tribunal: {refusal_notice(blocked)}", file=sys.stderr)
+    return bool(blocked)
 
 
 def _seconds(text: str) -> float:

@@ -14,10 +14,10 @@ import re
 from collections.abc import Iterator, Sequence
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
-from tribunal.analyzers.hallucinated_symbol.gitquery import grep_files
 from tribunal.analyzers.hallucinated_symbol.language import Imp, Language, Removal
 from tribunal.findings import Finding, Verdict
 from tribunal.paths import language_of
+from tribunal.treegrep import grep_files
 
 #: More candidate files than this and the rule stops early (a note, never a verdict).
 MAX_CANDIDATES = 5000

@@ -1,14 +1,14 @@
-"""The two git questions this analyzer asks: is a path ignored, which files mention a word.
+"""The git questions this analyzer asks: is a path ignored, where does a symlink point.
 
-Both go through the ``Git`` chokepoint and both answer None when git cannot
-tell (no repository, no work tree), so that callers treat the answer as
-unknown rather than as "no".
+Both go through the ``Git`` chokepoint and answer None when git cannot tell
+(no repository, no work tree), so that callers treat the answer as unknown
+rather than as "no". Which head files mention a word is ``tribunal.treegrep``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir, resolve_path
 from tribunal.change import Change
@@ -49,40 +49,6 @@ class IgnoreOracle:
         for path in paths:
             self._known[path] = path in hits
         return True
-
-
-def grep_files(
-    change: Change, words: Iterable[str], globs: Sequence[str], *, whole_words: bool = False
-) -> list[str] | None:
-    """Head files (matching ``globs``) containing any of ``words``; None if git cannot search.
-
-    ``whole_words`` matches a word only between non-word characters (``git grep -w``).
-    """
-    patterns = sorted({w for w in words if w})
-    git, snap = change.git, change.head
-    if not patterns or git is None or change.root is None:
-        return [] if not patterns else None
-    args = ["-C", str(change.root), "grep", "-l", "-z", "-I", "-F", "--full-name", "--no-color"]
-    if whole_words:
-        args.append("-w")
-    for word in patterns:
-        args += ["-e", word]
-    prefix = ""
-    if isinstance(snap, CommitSnapshot):
-        args.append(snap.rev)
-        prefix = f"{snap.rev}:"
-    elif isinstance(snap, IndexSnapshot):
-        args.insert(3, "--cached")
-    elif isinstance(snap, WorktreeSnapshot):
-        args.insert(3, "--untracked")
-    else:
-        return None
-    try:
-        out = git.run(*args, "--", *globs, ok_codes=(0, 1))
-    except GitError:
-        return None
-    found = (p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
-    return sorted(p.removeprefix(prefix) for p in found)
 
 
 def symlink_target(change: Change, side: str, path: str) -> str | None:

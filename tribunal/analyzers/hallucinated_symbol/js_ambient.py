@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
-from tribunal.analyzers.hallucinated_symbol.gitquery import grep_files
 from tribunal.lang import js
 from tribunal.lang.trees import js_tree
 from tribunal.paths import language_of
+from tribunal.treegrep import grep_files
 
 #: Files read for declarations; a repository with more gets no contradiction from them.
 MAX_FILES = 300

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
@@ -46,21 +46,10 @@ def declared_in(tree: FileTree, directory: str) -> frozenset[str]:
 
 
 def _declared_in(tree: FileTree, directory: str) -> Iterator[str]:
-    text = tree.text(join(directory, "pyproject.toml"))
-    if text is not None:
-        yield from _pyproject(text)
-    text = tree.text(join(directory, "setup.cfg"))
-    if text is not None:
-        yield from _setup_cfg(text)
-    text = tree.text(join(directory, "setup.py"))
-    if text is not None:
-        yield from _setup_py(text)
-    text = tree.text(join(directory, "tox.ini"))
-    if text is not None:
-        yield from _tox_ini(text)
-    text = tree.text(join(directory, "Pipfile"))
-    if text is not None:
-        yield from _toml_keys(text, ("packages",), ("dev-packages",))
+    for manifest, read in _MANIFESTS:
+        text = tree.text(join(directory, manifest))
+        if text is not None:
+            yield from read(text)
     for name in sorted(tree.children(directory)):
         if _REQ_FILES.match(name):
             yield from _requirements(tree, join(directory, name), set())
@@ -239,3 +228,17 @@ def setup_py_names(text: str) -> list[str]:
 def tox_ini_names(text: str) -> list[str]:
     """Requirement names of the ``deps`` of every tox test environment."""
     return list(_tox_ini(text))
+
+
+def _pipfile(text: str) -> Iterable[str]:
+    return _toml_keys(text, ("packages",), ("dev-packages",))
+
+
+#: Manifests read in every directory, in this order, with their readers.
+_MANIFESTS: tuple[tuple[str, Callable[[str], Iterable[str]]], ...] = (
+    ("pyproject.toml", _pyproject),
+    ("setup.cfg", _setup_cfg),
+    ("setup.py", _setup_py),
+    ("tox.ini", _tox_ini),
+    ("Pipfile", _pipfile),
+)

@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
-from tribunal.analyzers.hallucinated_symbol.gitquery import grep_files
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.treegrep import grep_files
 
 #: Text in a package ``__init__`` that makes modules appear without files.
 _REGISTRY = re.compile(

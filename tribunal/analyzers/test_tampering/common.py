@@ -8,7 +8,7 @@ added. Findings are built here so that they all read alike.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from tribunal.diff.model import FileChange
@@ -103,6 +103,70 @@ def touched(fc: FileChange, pair: Pair) -> bool:
     if old is None:
         return True
     return fc.touches(new.start, new.end, (old.start, old.end))
+
+
+def judged_pairs(fc: FileChange, pairs: Iterable[Pair]) -> Iterator[Pair]:
+    """The pairs the rules look at: the head test runs, and the diff touched it."""
+    return (pair for pair in pairs if not pair.new.disabled and touched(fc, pair))
+
+
+def ran_before(pair: Pair) -> TestRecord | None:
+    """The base test, when there was one and it ran (else nothing was stripped from it)."""
+    return pair.old if pair.old is not None and not pair.old.disabled else None
+
+
+def stripped_checks(
+    path: str,
+    new: TestRecord,
+    shown: str,
+    doubts: Sequence[str],
+    language: str,
+    *,
+    name: str,
+    where: str = "",
+    commented: str = "",
+    verdict: Verdict = Verdict.CONTRADICTED,
+) -> Finding:
+    """A test whose base checks are all gone at head, in the words both languages use.
+
+    ``verdict`` (CONTRADICTED unless capped) when nothing is left that might
+    check instead; UNVERIFIED, naming the first ``doubts``, otherwise.
+    ``shown`` quotes the base checks, ``where`` says where the diff removed
+    them, ``commented`` notes that they were commented out.
+    """
+    if not doubts:
+        return make(
+            verdict,
+            path,
+            new.line,
+            f"the diff removed every check test {name} made",
+            f"In base, {name} checked something ({shown}); the diff deleted or changed those "
+            f"lines{where} and added nothing that might check instead, so the test now passes "
+            "whatever the code does." + commented,
+            language,
+            new.end,
+        )
+    return make(
+        Verdict.UNVERIFIED,
+        path,
+        new.line,
+        f"test {name} no longer has a check Tribunal can see",
+        f"In base, {name} checked something ({shown}); at head it has no assertion "
+        "Tribunal recognizes, but its checks may live on elsewhere:"
+        + "".join(f"\n- {d}" for d in doubts[:4]),
+        language,
+        new.end,
+    )
+
+
+def commented_out(fc: FileChange, lines: Iterable[int], marker: str, strip: str) -> str:
+    """A note when removed check ``lines`` come back as added comments (``marker`` lines)."""
+    added = fc.added_text.values()
+    comments = {text.strip().lstrip(strip).strip() for text in added if marker in text}
+    gone = [fc.removed_text.get(line, "").strip() for line in lines]
+    if any(text and text in comments for text in gone):
+        return " The assertions were commented out, which removes them just the same."
+    return ""
 
 
 def without_line_numbers(text: str) -> str:

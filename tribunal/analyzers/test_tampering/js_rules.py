@@ -16,11 +16,14 @@ from tribunal.analyzers.test_tampering.common import (
     Lazy,
     Pair,
     cap,
+    commented_out,
     fresh_indices,
+    judged_pairs,
     make,
     may_check,
     quoted,
-    touched,
+    ran_before,
+    stripped_checks,
     unseen,
 )
 from tribunal.analyzers.test_tampering.js_swallow import swallowed
@@ -66,13 +69,12 @@ class FileContext:
 
 def judge_file(ctx: FileContext, pairs: Sequence[Pair]) -> Iterator[Finding]:
     gained = Lazy(lambda: _new_asserting_tests(pairs))
-    for pair in pairs:
-        if pair.new.disabled or not touched(ctx.fc, pair):
-            continue
+    for pair in judged_pairs(ctx.fc, pairs):
         yield from _tautologies(ctx, pair)
         yield from _swallowed(ctx, pair)
-        if pair.old is not None and not pair.old.disabled:
-            yield from _removed_checks(ctx, pair.old, pair.new, gained)
+        old = ran_before(pair)
+        if old is not None:
+            yield from _removed_checks(ctx, old, pair.new, gained)
 
 
 # --- every check removed ------------------------------------------------------------------
@@ -102,31 +104,16 @@ def _removed_checks(
     doubts += _new_setup(base_test, head_test)
     doubts += [f"it still calls `{text}` (line {n})" for n, text in _checky_calls(new)]
     doubts += [*ctx.elsewhere.get(), *gained.get(), *ctx.syntax]
-    name = f"'{new.name}'"
     shown = "; ".join(f"line {n}: `{_base_line(ctx, n)}`" for n in sites[:3])
-    if not doubts:
-        yield make(
-            cap(Verdict.CONTRADICTED, ctx.limit),
-            fc.path,
-            new.line,
-            f"the diff removed every check test {name} made",
-            f"In base, {name} checked something ({shown}); the diff deleted or changed "
-            "those lines and added nothing that might check instead, so the test now passes "
-            "whatever the code does." + _commented(fc, sites),
-            ctx.label,
-            new.end,
-        )
-        return
-    yield make(
-        Verdict.UNVERIFIED,
+    yield stripped_checks(
         fc.path,
-        new.line,
-        f"test {name} no longer has a check Tribunal can see",
-        f"In base, {name} checked something ({shown}); at head it has no assertion "
-        "Tribunal recognizes, but its checks may live on elsewhere:"
-        + "".join(f"\n- {d}" for d in doubts[:4]),
+        new,
+        shown,
+        doubts,
         ctx.label,
-        new.end,
+        name=f"'{new.name}'",
+        commented=commented_out(fc, sites, "//", "/*"),
+        verdict=cap(Verdict.CONTRADICTED, ctx.limit),
     )
 
 
@@ -203,16 +190,6 @@ def _new_asserting_tests(pairs: Sequence[Pair]) -> list[str]:
         if added and judge_test(pair.new.test, pair.new.index).verdict is Verdict.PASS:
             return [f"the change adds test '{pair.new.name}' (line {pair.new.line})"]
     return []
-
-
-def _commented(fc: FileChange, sites: Sequence[int]) -> str:
-    comments = {
-        text.strip().lstrip("/*").strip() for text in fc.added_text.values() if "//" in text
-    }
-    gone = [fc.removed_text.get(n, "").strip() for n in sites]
-    if any(text and text in comments for text in gone):
-        return " The assertions were commented out, which removes them just the same."
-    return ""
 
 
 # --- tautologies and swallowed assertions -------------------------------------------------

@@ -17,12 +17,15 @@ from tribunal.analyzers.test_tampering.common import (
     Lazy,
     Pair,
     added_in,
+    commented_out,
     fresh,
     fresh_indices,
+    judged_pairs,
     make,
     may_check,
     quoted,
-    touched,
+    ran_before,
+    stripped_checks,
     unseen,
     without_line_numbers,
 )
@@ -59,13 +62,12 @@ _MIGHT_CHECK = (
 def judge_file(fc: FileChange, pairs: Sequence[Pair], elsewhere: Lazy) -> Iterator[Finding]:
     """``elsewhere``: where else in the change checks may have moved (computed if needed)."""
     outside = Lazy(lambda: [*elsewhere.get(), *_new_asserting_tests(pairs)])
-    for pair in pairs:
-        if pair.new.disabled or not touched(fc, pair):
-            continue
+    for pair in judged_pairs(fc, pairs):
         yield from _tautologies(fc, pair)
         yield from _swallowed(fc, pair)
-        if pair.old is not None and not pair.old.disabled:
-            yield from _removed_checks(fc, pair.old, pair.new, outside)
+        old = ran_before(pair)
+        if old is not None:
+            yield from _removed_checks(fc, old, pair.new, outside)
 
 
 # --- every check removed ------------------------------------------------------------------
@@ -88,30 +90,15 @@ def _removed_checks(
     doubts += [f"it still calls `{text}` (line {line})" for line, text in _checky_calls(new)]
     doubts += elsewhere.get()
     removed = ", ".join(str(line) for line, _ in sites if line in fc.removed)
-    name = f"`{new.name}`"
-    if not doubts:
-        yield make(
-            Verdict.CONTRADICTED,
-            fc.path,
-            new.line,
-            f"the diff removed every check test {name} made",
-            f"In base, {name} checked something ({_sites_text(sites)}); the diff deleted or "
-            f"changed those lines (base line(s) {removed}) and added nothing that might check "
-            "instead, so the test now passes whatever the code does." + _commented(fc, sites),
-            "python",
-            new.end,
-        )
-        return
-    yield make(
-        Verdict.UNVERIFIED,
+    yield stripped_checks(
         fc.path,
-        new.line,
-        f"test {name} no longer has a check Tribunal can see",
-        f"In base, {name} checked something ({_sites_text(sites)}); at head it has no "
-        "assertion Tribunal recognizes, but its checks may live on elsewhere:"
-        + "".join(f"\n- {d}" for d in doubts[:4]),
+        new,
+        _sites_text(sites),
+        doubts,
         "python",
-        new.end,
+        name=f"`{new.name}`",
+        where=f" (base line(s) {removed})",
+        commented=commented_out(fc, [line for line, _ in sites], "#", "#"),
     )
 
 
@@ -226,14 +213,6 @@ def _sites_text(sites: Sequence[tuple[int, str]]) -> str:
     shown = "; ".join(f"line {line}: `{quoted(text, 50)}`" for line, text in sites[:3])
     more = f"; and {len(sites) - 3} more" if len(sites) > 3 else ""
     return shown + more
-
-
-def _commented(fc: FileChange, sites: Sequence[tuple[int, str]]) -> str:
-    comments = {text.strip().lstrip("#").strip() for text in fc.added_text.values() if "#" in text}
-    gone = [fc.removed_text.get(line, "").strip() for line, _ in sites]
-    if any(text and text in comments for text in gone):
-        return " The assertions were commented out, which removes them just the same."
-    return ""
 
 
 # --- tautologies and swallowed assertions -------------------------------------------------

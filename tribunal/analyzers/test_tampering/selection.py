@@ -23,7 +23,7 @@ from tribunal.analyzers.test_tampering.common import fresh, fresh_indices, listi
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
-from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING
+from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, config_in
 from tribunal.lang.python_index import top_level
 from tribunal.lang.trees import python_tree
 from tribunal.lazyre import lazy
@@ -106,13 +106,11 @@ def _judge_dir(change: Change, changed: Sequence[FileChange]) -> Iterator[Findin
 def _effective(
     read: Callable[[str], Source | None], directory: str
 ) -> tuple[str | None, dict[str, list[str]]]:
-    for name in CONFIG_FILES:
-        path = posixpath.join(directory, name) if directory else name
-        source = read(path)
-        options = pytest_options(path, source.text) if source is not None else None
-        if options is not None:
-            return path, options
-    return None, {}
+    found = config_in(directory, read, bare_ini_counts=False)
+    if found is None:
+        return None, {}
+    path, raw = found
+    return path, pytest_options(raw)
 
 
 def _judge_conftest(change: Change, fc: FileChange) -> Iterator[Finding]:
@@ -153,17 +151,8 @@ def line_of(fc: FileChange, head: Source, needle: str) -> int | None:
 # --- pytest configuration -----------------------------------------------------------------
 
 
-def pytest_options(path: str, text: str) -> dict[str, list[str]] | None:
-    """The pytest options of one config file as token lists; None without a pytest section."""
-    name = posixpath.basename(path)
-    raw: Mapping[str, object] | None
-    if name == "pyproject.toml":
-        raw = _toml(text)
-    else:
-        section = {"tox.ini": "pytest", "setup.cfg": "tool:pytest"}.get(name, "pytest")
-        raw = _ini(text, section)
-    if raw is None:
-        return None
+def pytest_options(raw: Mapping[str, object]) -> dict[str, list[str]]:
+    """The options of one pytest section that select tests, as token lists."""
     out: dict[str, list[str]] = {}
     for key in ("addopts", *_INCLUDING, "norecursedirs"):
         value = raw.get(key)
@@ -183,31 +172,6 @@ def _split(value: str, key: str) -> list[str]:
         return shlex.split(value)
     except ValueError:
         return value.split()
-
-
-def _toml(text: str) -> Mapping[str, object] | None:
-    import tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeError):
-        return None
-    pytest = data.get("tool", {}).get("pytest")
-    if not isinstance(pytest, dict):
-        return None
-    legacy = pytest.get("ini_options")
-    return legacy if isinstance(legacy, dict) else pytest
-
-
-def _ini(text: str, section: str) -> Mapping[str, object] | None:
-    import configparser
-
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return None
-    return dict(parser.items(section)) if parser.has_section(section) else None
 
 
 def compare_pytest(old: Mapping[str, list[str]], new: Mapping[str, list[str]]) -> list[Narrowing]:

@@ -1,0 +1,51 @@
+"""Which files of the head tree mention a word: one ``git grep`` of whatever the head is.
+
+The head may be a commit (``--base A --head B``), the index (``--staged``,
+``git grep --cached``) or the work tree (``--untracked``, so that files an
+agent forgot to stage are searched too). Analyzers use it to find candidates
+cheaply before parsing anything. The answer is None when git cannot search
+(no repository, a bare ``--diff``), so that callers treat it as unknown
+rather than as "no file".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from tribunal.change import Change
+from tribunal.errors import GitError
+from tribunal.snapshot import CommitSnapshot, IndexSnapshot, WorktreeSnapshot
+
+
+def grep_files(
+    change: Change, words: Iterable[str], globs: Sequence[str], *, whole_words: bool = False
+) -> list[str] | None:
+    """Head files (matching ``globs``) containing any of ``words``; None if git cannot search.
+
+    ``whole_words`` matches a word only between non-word characters (``git grep -w``).
+    """
+    patterns = sorted({w for w in words if w})
+    git, snap = change.git, change.head
+    if not patterns or git is None or change.root is None:
+        return [] if not patterns else None
+    args = ["-C", str(change.root), "grep", "-l", "-z", "-I", "-F", "--full-name", "--no-color"]
+    if whole_words:
+        args.append("-w")
+    for word in patterns:
+        args += ["-e", word]
+    prefix = ""
+    if isinstance(snap, CommitSnapshot):
+        args.append(snap.rev)
+        prefix = f"{snap.rev}:"
+    elif isinstance(snap, IndexSnapshot):
+        args.insert(3, "--cached")
+    elif isinstance(snap, WorktreeSnapshot):
+        args.insert(3, "--untracked")
+    else:
+        return None
+    try:
+        out = git.run(*args, "--", *globs, ok_codes=(0, 1))
+    except GitError:
+        return None
+    found = (p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+    return sorted(p.removeprefix(prefix) for p in found)
