@@ -104,11 +104,27 @@ FAKES = {
 }
 
 
-@dataclass(frozen=True)
 class FakeSpec(AnalyzerSpec):
-    """A registry entry whose module is a function of this file, not an import path."""
+    """A registry entry whose module is a function of this file, not an import path.
 
-    func: Callable[[Change], Iterable[Finding]] = echo
+    ``AnalyzerSpec`` is a NamedTuple, which takes no new fields: ``func`` is a
+    plain attribute (a subclass of it has a ``__dict__``).
+    """
+
+    func: Callable[[Change], Iterable[Finding]]
+
+    def __new__(
+        cls,
+        id: str,
+        title: str,
+        kind: Kind,
+        module: str,
+        description: str,
+        func: Callable[[Change], Iterable[Finding]] = echo,
+    ) -> FakeSpec:
+        spec = super().__new__(cls, id, title, kind, module, description)
+        spec.func = func
+        return spec
 
     def load(self) -> Analyzer:
         return _Module(self.func)

@@ -311,6 +311,9 @@ def test_internal_error_writes_a_bug_report(
 # --- start-up cost --------------------------------------------------------------------
 
 HEAVY = ("tree_sitter", "yaml", "pydantic", "httpx", "jsonschema", "ollama", "sarif_kit")
+#: ~6 ms of every commit (``dataclasses`` imports ``inspect``): the values this path
+#: builds are NamedTuples and plain classes instead.
+SLOW_STDLIB = {"dataclasses", "inspect"}
 
 _PROBE = """\
 import json, sys
@@ -335,6 +338,7 @@ def test_start_up_imports_nothing_heavy(repo: GitRepo, args: tuple[str, ...]) ->
     modules = json.loads(proc.stderr.splitlines()[-1])
     heavy = sorted(m for m in modules if m.split(".")[0] in HEAVY)
     assert heavy == []
+    assert sorted(SLOW_STDLIB & set(modules)) == []
 
 
 #: What judging an import needs (module roots, manifests, the installed environment).
@@ -381,6 +385,7 @@ def test_a_touched_import_or_config_loads_what_judging_it_needs(repo: GitRepo) -
     )
     assert {"tribunal.analyzers.hallucinated_symbol.python_judge", "tomllib"} <= modules
     assert not any(m.startswith("tribunal.lang.js") for m in modules)
+    assert sorted(SLOW_STDLIB & modules) == []
 
 
 @pytest.mark.parametrize("fmt", ["text", "md"])

@@ -7,10 +7,10 @@ contents are read at most once per run (cached here) and shared.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Final, NamedTuple
 
 from tribunal.config import Config
 from tribunal.diff.model import FileChange
@@ -22,12 +22,20 @@ from tribunal.snapshot import Blob, Snapshot
 _BINARY_PROBE = 8000
 
 
-@dataclass(frozen=True, eq=False)
 class Source:
-    """A file's contents with the views analyzers need, decoded once."""
+    """A file's contents with the views analyzers need, decoded once.
 
-    path: str
-    data: bytes
+    Compared and hashed by identity (memos such as ``lang.decorators`` hold it
+    in a ``WeakKeyDictionary``). A plain class so that the pre-commit hook's
+    start-up needs no ``dataclasses`` (see ``tribunal.findings``).
+    """
+
+    path: Final[str]
+    data: Final[bytes]
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = path
+        self.data = data
 
     @cached_property
     def text(self) -> str:
@@ -55,23 +63,60 @@ class Claim(NamedTuple):
     also: tuple[str, ...] = ()
 
 
-@dataclass
-class Change:
-    """What a run analyzes. ``base`` is None when no base is known (a bare diff)."""
+_NO_OVERRIDES: Mapping[str, bytes] = MappingProxyType({})
 
-    files: tuple[FileChange, ...]
-    base: Snapshot | None
-    head: Snapshot | None
-    root: Path | None
-    config: Config
-    range: RangeInfo
-    git: Git | None = None
-    skip_generated: bool = True
-    claims: tuple[Claim, ...] = ()
-    head_overrides: Mapping[str, bytes] = field(default_factory=dict)
-    base_overrides: Mapping[str, bytes] = field(default_factory=dict)
-    _cache: dict[tuple[str, str], Source | None] = field(default_factory=dict, repr=False)
-    skipped: dict[str, str] = field(default_factory=dict, repr=False)
+
+class Change:
+    """What a run analyzes. ``base`` is None when no base is known (a bare diff).
+
+    Mutable (callers set ``claims`` and ``skip_generated`` after building it)
+    and compared by identity; ``skipped`` collects files found unreadable.
+    """
+
+    __slots__ = (
+        "__weakref__",  # lang.per_change memos hold a change weakly
+        "_cache",
+        "base",
+        "base_overrides",
+        "claims",
+        "config",
+        "files",
+        "git",
+        "head",
+        "head_overrides",
+        "range",
+        "root",
+        "skip_generated",
+        "skipped",
+    )
+
+    def __init__(
+        self,
+        files: tuple[FileChange, ...],
+        base: Snapshot | None,
+        head: Snapshot | None,
+        root: Path | None,
+        config: Config,
+        range: RangeInfo,
+        git: Git | None = None,
+        skip_generated: bool = True,
+        claims: tuple[Claim, ...] = (),
+        head_overrides: Mapping[str, bytes] = _NO_OVERRIDES,
+        base_overrides: Mapping[str, bytes] = _NO_OVERRIDES,
+    ) -> None:
+        self.files = files
+        self.base = base
+        self.head = head
+        self.root = root
+        self.config = config
+        self.range = range
+        self.git = git
+        self.skip_generated = skip_generated
+        self.claims = claims
+        self.head_overrides = head_overrides
+        self.base_overrides = base_overrides
+        self._cache: dict[tuple[str, str], Source | None] = {}
+        self.skipped: dict[str, str] = {}
 
     @property
     def has_base(self) -> bool:

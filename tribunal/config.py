@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tribunal.errors import ConfigError
 from tribunal.registry import BUILTINS
@@ -84,17 +84,20 @@ def schema() -> Rule:
     )
 
 
-@dataclass(frozen=True)
-class Config:
+#: The default of the mapping fields: shared, so it must be read-only.
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class Config(NamedTuple):
     """Validated settings; ``source`` says where they came from (None: built-in defaults)."""
 
     source: str | None = None
-    analyzers: Mapping[str, bool] = field(default_factory=dict)
+    analyzers: Mapping[str, bool] = _EMPTY
     generated_paths: tuple[str, ...] = ()
     risky_words: tuple[str, ...] = ()
     python_roots: tuple[str, ...] = ()
     strict: bool = False
-    raw: Mapping[str, Any] = field(default_factory=dict)
+    raw: Mapping[str, Any] = _EMPTY
 
     def enabled(self, analyzer_id: str) -> bool:
         return self.analyzers.get(analyzer_id, True)
@@ -105,7 +108,8 @@ class Config:
         import hashlib
         import json
 
-        canonical = json.dumps(self.raw, sort_keys=True, separators=(",", ":"), default=str)
+        # dict(): json writes a read-only mapping (the default) as a string.
+        canonical = json.dumps(dict(self.raw), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 

@@ -9,7 +9,6 @@ base available, base-dependent checks stay silent or UNVERIFIED.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -90,7 +89,7 @@ def _resolve_plain_path(fc: FileChange, root: Path) -> FileChange:
     if not (root / stripped).exists():
         return fc
     old = fc.old_path.split("/", 1)[1] if fc.old_path and "/" in fc.old_path else fc.old_path
-    return dataclasses.replace(fc, path=stripped, old_path=old)
+    return fc._replace(path=stripped, old_path=old)
 
 
 def _post_image(fc: FileChange, git: Git | None, disk: Path) -> bytes | None:

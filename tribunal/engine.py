@@ -7,7 +7,6 @@ analyzers still run.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Iterable, Sequence
 
@@ -88,7 +87,7 @@ def _fingerprinted(change: Change, findings: list[Finding]) -> list[Finding]:
         seen[digest] = ordinal + 1
         if ordinal:
             digest = _digest((digest, str(ordinal)))
-        out.append(dataclasses.replace(finding, fingerprint=digest))
+        out.append(finding._replace(fingerprint=digest))
     return out
 
 

@@ -1,9 +1,13 @@
-"""Verdicts, findings and the report: the values every part of Tribunal passes on."""
+"""Verdicts, findings and the report: the values every part of Tribunal passes on.
+
+They are NamedTuples, not dataclasses, as is every value the pre-commit hook's
+path builds: importing ``dataclasses`` (it pulls in ``inspect``) costs ~6 ms of
+a commit's start-up, plus ~0.4 ms per class it processes.
+"""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 
@@ -19,8 +23,7 @@ class Verdict(enum.IntEnum):
         return self.name
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """One judgement about one place in the change.
 
     ``fingerprint`` is a digest of the flagged span's normalized content, filled
@@ -61,8 +64,7 @@ class RangeInfo(NamedTuple):
     description: str = ""
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """Everything a renderer needs; renderers never look at the change itself."""
 
     findings: tuple[Finding, ...]
@@ -72,7 +74,7 @@ class Report:
     duration_ms: float
     errors: tuple[AnalyzerError, ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for f in self.findings if f.verdict is verdict)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import enum
 import importlib
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 if TYPE_CHECKING:
     from tribunal.change import Change
@@ -28,8 +27,7 @@ class Analyzer(Protocol):
     def run(self, change: Change) -> Iterable[Finding]: ...
 
 
-@dataclass(frozen=True)
-class AnalyzerSpec:
+class AnalyzerSpec(NamedTuple):
     id: str
     title: str
     kind: Kind

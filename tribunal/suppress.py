@@ -7,7 +7,6 @@ an agent silencing the gate is exactly what the gate exists to notice.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Container, Iterable, Iterator
 
@@ -40,9 +39,9 @@ def apply(change: Change, findings: Iterable[Finding]) -> list[Finding]:
         line_no, reason = marker
         if not reason:
             note = f"\n(a suppression at line {line_no} has no reason, so it was ignored)"
-            out.append(dataclasses.replace(finding, detail=finding.detail + note))
+            out.append(finding._replace(detail=finding.detail + note))
             continue
-        out.append(dataclasses.replace(finding, verdict=Verdict.UNVERIFIED, suppressed=reason))
+        out.append(finding._replace(verdict=Verdict.UNVERIFIED, suppressed=reason))
     return out
 
 

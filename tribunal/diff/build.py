@@ -7,8 +7,6 @@ delete-then-add pair that git prints for a type change (file <-> symlink).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tribunal.diff.model import FileChange, Hunk, Status
 from tribunal.diff.paths import strip_prefix
 
@@ -202,8 +200,7 @@ def _merge_pair(gone: FileChange, new: FileChange) -> FileChange:
     special = gone.old_mode in _SPECIAL_MODES or new.new_mode in _SPECIAL_MODES
     if not special:
         anchors = {line: 0 for line in gone.removed}
-        return replace(
-            new,
+        return new._replace(
             old_path=gone.old_path,
             status=Status.MODIFIED,
             old_blob=gone.old_blob,
@@ -214,12 +211,11 @@ def _merge_pair(gone: FileChange, new: FileChange) -> FileChange:
             removed_text=gone.removed_text,
         )
     if new.new_mode not in _SPECIAL_MODES:
-        return replace(
-            new, status=Status.TYPE_CHANGED, old_blob=gone.old_blob, old_mode=gone.old_mode
+        return new._replace(
+            status=Status.TYPE_CHANGED, old_blob=gone.old_blob, old_mode=gone.old_mode
         )
     old_regular = gone.old_mode not in _SPECIAL_MODES
-    return replace(
-        new,
+    return new._replace(
         old_path=gone.old_path,
         status=Status.TYPE_CHANGED,
         old_blob=gone.old_blob,

@@ -11,9 +11,9 @@ from __future__ import annotations
 import bisect
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 
 class Status(enum.Enum):
@@ -37,18 +37,12 @@ class Hunk(NamedTuple):
     new_count: int
 
 
-@dataclass(frozen=True)
-class FileChange:
-    """One file of a diff.
+#: The default of the mapping fields: shared, so it must be read-only.
+_EMPTY: Mapping[int, Any] = MappingProxyType({})
 
-    ``path`` is where the file lives in head (for a deletion: where it lived in
-    base); ``old_path`` is its base path, None when the file is new. Blob ids are
-    None when unknown (a plain ``diff -u``) or when the side is the working tree.
-    ``skip_reason`` is set for files no analyzer should read (binary, symlink,
-    submodule, over the size cap); such files carry no line sets.
-    ``context_text`` holds the unchanged lines the diff showed (new-file numbers);
-    git's own diffs are asked for without context, so it is usually empty.
-    """
+
+class _FileChangeFields(NamedTuple):
+    """The fields of ``FileChange``, whose docstring says why they stand apart."""
 
     path: str
     old_path: str | None
@@ -60,13 +54,30 @@ class FileChange:
     hunks: tuple[Hunk, ...] = ()
     added: frozenset[int] = frozenset()
     removed: frozenset[int] = frozenset()
-    removed_anchor: Mapping[int, int] = field(default_factory=dict)
-    added_text: Mapping[int, str] = field(default_factory=dict)
-    removed_text: Mapping[int, str] = field(default_factory=dict)
-    context_map: Mapping[int, int] = field(default_factory=dict)
+    removed_anchor: Mapping[int, int] = _EMPTY
+    added_text: Mapping[int, str] = _EMPTY
+    removed_text: Mapping[int, str] = _EMPTY
+    context_map: Mapping[int, int] = _EMPTY
     binary: bool = False
     skip_reason: str | None = None
-    context_text: Mapping[int, str] = field(default_factory=dict)
+    context_text: Mapping[int, str] = _EMPTY
+
+
+class FileChange(_FileChangeFields):
+    """One file of a diff.
+
+    ``path`` is where the file lives in head (for a deletion: where it lived in
+    base); ``old_path`` is its base path, None when the file is new. Blob ids are
+    None when unknown (a plain ``diff -u``) or when the side is the working tree.
+    ``skip_reason`` is set for files no analyzer should read (binary, symlink,
+    submodule, over the size cap); such files carry no line sets.
+    ``context_text`` holds the unchanged lines the diff showed (new-file numbers);
+    git's own diffs are asked for without context, so it is usually empty.
+
+    The fields live in a NamedTuple (compared and replaced as values,
+    ``fc._replace(...)``); this subclass adds the methods and, having a
+    ``__dict__``, caches the sorted line lists that ``touches`` searches.
+    """
 
     @property
     def has_base(self) -> bool:

@@ -1,7 +1,7 @@
 """Memos that live exactly as long as one ``Change``.
 
-A ``Change`` is a mutable dataclass and so unhashable; the memo is keyed by
-its identity and dropped (through a weak reference) when the change is.
+A ``Change`` is mutable, so the memo is keyed by its identity and dropped
+(through a weak reference) when the change is.
 Analyzers use it for facts about the head tree that many files share
 (pytest config, conftest.py contents).
 """
@@ -20,7 +20,7 @@ V = TypeVar("V")
 
 
 class PerChange(Generic[K, V]):
-    """A memo that lives as long as one ``Change`` (which is unhashable by design)."""
+    """A memo that lives as long as one ``Change`` (keyed by its identity)."""
 
     def __init__(self) -> None:
         self._tables: dict[int, tuple[weakref.ref[Change], dict[K, V]]] = {}

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Final
 
 FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -66,18 +66,39 @@ def bound_names(stmt: ast.stmt) -> list[str]:
     return names
 
 
-@dataclass(frozen=True, eq=False)
 class ModuleIndex:
-    """The top-level bindings of one module; build with ``ModuleIndex.build``."""
+    """The top-level bindings of one module; build with ``ModuleIndex.build``.
 
-    tree: ast.Module
-    imports: Mapping[str, str]
-    functions: Mapping[str, tuple[FuncDef, ...]]
-    classes: Mapping[str, tuple[ast.ClassDef, ...]]
-    binding_counts: Mapping[str, int]
-    future_annotations: bool
-    unconditional: frozenset[str]  # names a statement directly in the module body binds
-    _methods: dict[tuple[int, str], FuncDef | None] = field(default_factory=dict, repr=False)
+    Compared by identity. A plain class so that the pre-commit hook's start-up
+    needs no ``dataclasses`` (see ``tribunal.findings``).
+    """
+
+    tree: Final[ast.Module]
+    imports: Final[Mapping[str, str]]
+    functions: Final[Mapping[str, tuple[FuncDef, ...]]]
+    classes: Final[Mapping[str, tuple[ast.ClassDef, ...]]]
+    binding_counts: Final[Mapping[str, int]]
+    future_annotations: Final[bool]
+    unconditional: Final[frozenset[str]]  # names a statement directly in the module body binds
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        imports: Mapping[str, str],
+        functions: Mapping[str, tuple[FuncDef, ...]],
+        classes: Mapping[str, tuple[ast.ClassDef, ...]],
+        binding_counts: Mapping[str, int],
+        future_annotations: bool,
+        unconditional: frozenset[str],
+    ) -> None:
+        self.tree = tree
+        self.imports = imports
+        self.functions = functions
+        self.classes = classes
+        self.binding_counts = binding_counts
+        self.future_annotations = future_annotations
+        self.unconditional = unconditional
+        self._methods: dict[tuple[int, str], FuncDef | None] = {}
 
     @classmethod
     def build(cls, tree: ast.Module) -> ModuleIndex:

@@ -12,8 +12,7 @@ from __future__ import annotations
 import ast
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from tribunal.lang.pytest_naming import DEFAULT_NAMING, PytestNaming, is_test_file
 from tribunal.lang.python_index import FuncDef, ModuleIndex, bound_names
@@ -65,7 +64,6 @@ def parse_module(data: bytes | str) -> ast.Module | None:
     return parse_source(data).tree
 
 
-@dataclass(frozen=True, eq=False)
 class PyTestCase:
     """One collected test function or method.
 
@@ -74,18 +72,58 @@ class PyTestCase:
     wrapping decorators); ``caveats`` lists reasons the body alone does not
     decide the outcome (expected failure, a later definition shadowing this
     one, a generator). Either makes an empty body UNVERIFIED, not CONTRADICTED.
+
+    Compared by identity. A plain class so that the pre-commit hook's start-up
+    needs no ``dataclasses`` (see ``tribunal.findings``).
     """
 
-    name: str
-    qualname: str
-    node: FuncDef
-    start: int  # first line, decorators included
-    end: int
-    classes: tuple[ast.ClassDef, ...] = ()
-    unittest: bool = False
-    skip_reason: str | None = None
-    setup: tuple[str, ...] = ()
-    caveats: tuple[str, ...] = field(default=())
+    __slots__ = (
+        "caveats",
+        "classes",
+        "end",
+        "name",
+        "node",
+        "qualname",
+        "setup",
+        "skip_reason",
+        "start",
+        "unittest",
+    )
+
+    name: Final[str]
+    qualname: Final[str]
+    node: Final[FuncDef]
+    start: Final[int]  # first line, decorators included
+    end: Final[int]
+    classes: Final[tuple[ast.ClassDef, ...]]
+    unittest: Final[bool]
+    skip_reason: Final[str | None]
+    setup: Final[tuple[str, ...]]
+    caveats: Final[tuple[str, ...]]
+
+    def __init__(
+        self,
+        name: str,
+        qualname: str,
+        node: FuncDef,
+        start: int,
+        end: int,
+        classes: tuple[ast.ClassDef, ...] = (),
+        unittest: bool = False,
+        skip_reason: str | None = None,
+        setup: tuple[str, ...] = (),
+        caveats: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.qualname = qualname
+        self.node = node
+        self.start = start
+        self.end = end
+        self.classes = classes
+        self.unittest = unittest
+        self.skip_reason = skip_reason
+        self.setup = setup
+        self.caveats = caveats
 
     @property
     def line(self) -> int:

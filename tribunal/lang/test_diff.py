@@ -22,8 +22,7 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
@@ -32,26 +31,78 @@ from tribunal.lang.per_change import PerChange
 from tribunal.paths import is_js_family, language_of
 
 
-@dataclass(frozen=True, eq=False)
 class TestRecord:
-    """One test on one side of the change."""
+    """One test on one side of the change.
+
+    Compared by identity. A plain class so that the pre-commit hook's start-up
+    needs no ``dataclasses`` (see ``tribunal.findings``).
+    """
 
     __test__: ClassVar[bool] = False  # a name pytest would otherwise try to collect
 
-    path: str  # where the test is on its own side
-    head_path: str  # the changed file's head path: the same for both sides of one file
-    name: str
-    ordinal: int  # 0 for the first test of this name in the file, 1 for the next...
-    start: int
-    end: int
-    line: int  # where to report it
-    skipped: bool
-    xfailed: bool
-    conditional_skip: str | None  # a skip whose condition is not a literal, as written
-    body: str  # normalized code of the test, for rename and move detection
-    language: str
-    test: Any = field(repr=False)  # the PyTestCase or JsTestCase
-    index: Any = field(repr=False)  # the module index that judges it
+    __slots__ = (
+        "body",
+        "conditional_skip",
+        "end",
+        "head_path",
+        "index",
+        "language",
+        "line",
+        "name",
+        "ordinal",
+        "path",
+        "skipped",
+        "start",
+        "test",
+        "xfailed",
+    )
+
+    path: Final[str]  # where the test is on its own side
+    head_path: Final[str]  # the changed file's head path: the same for both sides of one file
+    name: Final[str]
+    ordinal: Final[int]  # 0 for the first test of this name in the file, 1 for the next...
+    start: Final[int]
+    end: Final[int]
+    line: Final[int]  # where to report it
+    skipped: Final[bool]
+    xfailed: Final[bool]
+    conditional_skip: Final[str | None]  # a skip whose condition is not a literal, as written
+    body: Final[str]  # normalized code of the test, for rename and move detection
+    language: Final[str]
+    test: Final[Any]  # the PyTestCase or JsTestCase
+    index: Final[Any]  # the module index that judges it
+
+    def __init__(
+        self,
+        path: str,
+        head_path: str,
+        name: str,
+        ordinal: int,
+        start: int,
+        end: int,
+        line: int,
+        skipped: bool,
+        xfailed: bool,
+        conditional_skip: str | None,
+        body: str,
+        language: str,
+        test: Any,
+        index: Any,
+    ) -> None:
+        self.path = path
+        self.head_path = head_path
+        self.name = name
+        self.ordinal = ordinal
+        self.start = start
+        self.end = end
+        self.line = line
+        self.skipped = skipped
+        self.xfailed = xfailed
+        self.conditional_skip = conditional_skip
+        self.body = body
+        self.language = language
+        self.test = test
+        self.index = index
 
     @property
     def label(self) -> str:

@@ -10,7 +10,7 @@ from listings and ASTs, cached for the run.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.python_names import (
@@ -22,8 +22,7 @@ from tribunal.analyzers.hallucinated_symbol.python_names import (
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
 
 
-@dataclass(frozen=True)
-class PyModule:
+class PyModule(NamedTuple):
     """A module found in a tree. ``files`` are its sources; packages have ``package_dir``."""
 
     name: str
@@ -44,8 +43,7 @@ class PyModule:
         return bool(self.files) and all(f.endswith(".pyi") for f in self.files)
 
 
-@dataclass(frozen=True)
-class Missing:
+class Missing(NamedTuple):
     """How far a dotted path got: ``parent`` (None at the root) lacks ``part``."""
 
     parent: PyModule | None
@@ -54,8 +52,7 @@ class Missing:
     not_a_package: bool = False
 
 
-@dataclass(frozen=True)
-class Names:
+class Names(NamedTuple):
     names: frozenset[str]
     uncertain: str | None = None
 

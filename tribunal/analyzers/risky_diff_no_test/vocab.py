@@ -12,7 +12,8 @@ no signal.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
 
 from tribunal.lang.identifiers import split_words
 
@@ -35,11 +36,21 @@ _BUILTIN_PHRASES = (
 )
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class _Entries(NamedTuple):
     words: frozenset[str]
     phrases: tuple[tuple[str, ...], ...]
-    _memo: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
+
+
+class Vocabulary(_Entries):
+    """A value (compared by its entries) that remembers what each name it saw hits.
+
+    The entries are a NamedTuple rather than a dataclass (see
+    ``tribunal.findings``); this subclass has a ``__dict__`` for the memo.
+    """
+
+    @cached_property
+    def _memo(self) -> dict[str, list[str]]:
+        return {}
 
     def hits(self, tokens: Sequence[str]) -> list[str]:
         """The vocabulary entries ``tokens`` (one identifier or path part) contains."""
