@@ -760,7 +760,7 @@ def test_e2e_colour_only_on_a_terminal_without_no_color(suppressing_repo: GitRep
 # --- dependency direction -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", ["text", "markdown", "json_report", "sarif", "common"])
+@pytest.mark.parametrize("module", ["text", "markdown", "json_report", "sarif", "github", "common"])
 def test_renderers_import_only_findings_registry_and_each_other(module: str) -> None:
     """Renderers never look at the change: no analyzer, engine or git import."""
     source = importlib.resources.files("tribunal.render").joinpath(f"{module}.py").read_text()

@@ -11,11 +11,14 @@ _MODULES = {
     "md": "tribunal.render.markdown",
     "json": "tribunal.render.json_report",
     "sarif": "tribunal.render.sarif",
+    "github": "tribunal.render.github",
 }
+#: Every format, in ``--help`` order.
+FORMATS = tuple(_MODULES)
 
 
 def render(report: Report, fmt: str, *, color: bool = False, hard_fail: bool = False) -> str:
-    """``report`` in format ``fmt`` (text, md, json, sarif)."""
+    """``report`` in format ``fmt`` (one of ``FORMATS``)."""
     module = importlib.import_module(_MODULES[fmt])
     text: str = module.render(report, color=color, hard_fail=hard_fail)
     return text

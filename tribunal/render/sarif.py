@@ -15,14 +15,13 @@ notification of the run instead of being dropped.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 from urllib.parse import quote
 
 from tribunal import __version__
 from tribunal.findings import AnalyzerError, Finding, Report, Verdict
 from tribunal.registry import BUILTINS, SUPPRESSION_ID
-from tribunal.render.common import is_claim, printable, span
+from tribunal.render.common import is_claim, places, printable
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -39,16 +38,6 @@ _SUPPRESSION_RULE = (
     "A `tribunal: ignore[...]` comment that the change itself adds: the gate is being "
     "silenced here, so a person should see it.",
 )
-#: A claim from a commit message: its source is the commit id, and the claims
-#: analyzer names it ``commit:<short id>`` where a file would be.
-_COMMIT_SOURCE = re.compile(r"(?:commit:)?[0-9a-f]{7,64}|council")
-
-
-def _names_no_file(location: str) -> bool:
-    """Claim locations that are no file: ``commit:<id>`` (a message) and ``council``."""
-    return location.startswith("commit:") or location == "council"
-
-
 Json = dict[str, Any]
 
 
@@ -149,16 +138,7 @@ def _properties(finding: Finding) -> Json:
 
 def locations_for(finding: Finding) -> list[Json]:
     """Primary location first, then related ones; empty when nothing can be placed."""
-    start, end = span(finding)
-    if not is_claim(finding):
-        return [_location(finding.file, start, end)] if finding.file else []
-    source = finding.source or ""
-    if _COMMIT_SOURCE.fullmatch(source.strip()) or _names_no_file(finding.file):
-        in_code = finding.file and not _names_no_file(finding.file)
-        return [_location(finding.file, start, end)] if in_code else []
-    if not finding.file or finding.file == source:  # the line is in the claims source
-        return [_location(source, start, end)]
-    return [_location(source, None, None), _location(finding.file, start, end)]
+    return [_location(*place) for place in places(finding)]
 
 
 def _location(path: str, start: int | None, end: int | None) -> Json:
