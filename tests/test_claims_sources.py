@@ -88,6 +88,8 @@ def test_claims_file_then_pr_body_then_commits(repo: GitRepo, tmp_path: Path) ->
         ("bogus", "pr-body"),
     ]
     assert claims[1].also == (f"commit:{head[:12]}",)
+    # A body outside the repository (CI's temp copy) is named by what it is, not by its path.
+    assert (claims[0].source, claims[2].source) == (str(tmp_path / "claims.txt"), "pr-body")
 
 
 def test_a_pr_body_without_a_block_makes_no_claims(repo: GitRepo, tmp_path: Path) -> None:

@@ -99,19 +99,31 @@ def resolve_commit(git: Git, ref: str) -> str | None:
     return out or None
 
 
-def _require_commit(git: Git, ref: str, flag: str) -> str:
+def require_commit(git: Git, ref: str, flag: str) -> str:
+    """The commit ``ref`` names; a GitError that says what to do when it names none."""
     sha = resolve_commit(git, ref)
     if sha is None:
-        raise GitError(f"{flag} {ref}: no such commit in this repository")
+        raise GitError(f"{flag} {ref}: no such commit in this repository{shallow_hint(git)}")
     return sha
 
 
+def shallow_hint(git: Git) -> str:
+    """Why a commit may be missing in CI: a shallow clone has only the tip."""
+    shallow = git.text("rev-parse", "--is-shallow-repository", ok_codes=(0, 128))
+    if shallow != "true":
+        return ""
+    return "; this clone is shallow: fetch full history (actions/checkout: fetch-depth: 0)"
+
+
 def _range(git: Git, root: Path, config: Config, base: str, head: str) -> Change:
-    base_sha = _require_commit(git, base, "--base")
-    head_sha = _require_commit(git, head, "--head")
+    base_sha = require_commit(git, base, "--base")
+    head_sha = require_commit(git, head, "--head")
     merge_base = git.text("merge-base", base_sha, head_sha, ok_codes=(0, 1))
     if not merge_base:
-        raise GitError(f"--base {base} and --head {head} share no history (no merge base)")
+        raise GitError(
+            f"--base {base} and --head {head} share no history (no merge base)"
+            f"{shallow_hint(git)}"
+        )
     files = git_diff(git, "diff-tree", "-r", merge_base, head_sha)
     info = RangeInfo("range", base_sha, head_sha, merge_base, f"{base}...{head}")
     return Change(
@@ -135,9 +147,7 @@ def _staged(git: Git, root: Path, config: Config) -> Change:
 
 
 def _worktree(git: Git, root: Path, config: Config, ref: str, explicit: bool) -> Change:
-    sha = resolve_commit(git, ref)
-    if sha is None and explicit:
-        raise GitError(f"--base {ref}: no such commit in this repository")
+    sha = require_commit(git, ref, "--base") if explicit else resolve_commit(git, ref)
     base_rev = sha or empty_tree(git)
     tracked = git_diff(git, "diff-index", base_rev)
     untracked = _untracked(git, root)

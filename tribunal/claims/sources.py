@@ -33,6 +33,11 @@ class CommitMessage(NamedTuple):
     trailers: tuple[str, ...]
 
 
+#: Where a claim from a pull request body outside the repository points (CI
+#: writes the body to a temporary file whose path means nothing to a reader).
+PR_BODY = "pr-body"
+
+
 def load_claims(
     change: Change,
     *,
@@ -51,6 +56,8 @@ def load_claims(
         found += _as_claims(file_claims(text), name, "file")
     if pr_body is not None:
         name, text = _read(here, pr_body, change.root, "--pr-body")
+        if Path(name).is_absolute():  # CI's copy of the body is no file of the repository
+            name = PR_BODY
         found += _as_claims(block_claims(text) or [], name, "pr-body")
     if change.git is not None:
         for commit in range_messages(change.git, commit_range(change)):

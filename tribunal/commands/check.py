@@ -8,12 +8,15 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
-from tribunal.errors import ExitCode, InputError
+from tribunal.errors import ExitCode, InputError, UsageError
+from tribunal.render import FORMATS
 
 if TYPE_CHECKING:
-    from tribunal.findings import Report
+    from pathlib import Path
 
-FORMATS = ("text", "md", "json", "sarif")
+    from tribunal.config import Config
+    from tribunal.findings import Finding, Report
+    from tribunal.gitcmd import Git
 
 HELP = """\
 Analyze a change and report findings.
@@ -30,6 +33,13 @@ Which change:
 
 In working-tree modes, untracked files that are not ignored count as added
 (they are what an agent most often forgets to stage). Ignored files never count.
+
+In CI, on a pull request:
+  tribunal check --base BASE_SHA --head HEAD_SHA --config-from-base \
+      --pr-body body.md --format github --write md=report.md --write sarif=tribunal.sarif
+--config-from-base reads tribunal.yml from the merge base, as the pre-push gate
+does, so a pull request cannot switch its own checks off; a config change that
+would weaken the gate is reported.
 """
 
 
@@ -51,7 +61,25 @@ def add_parser(sub: Any, epilog: str) -> None:
         metavar="FILE",
         help="config file (default: tribunal.yml; also $TRIBUNAL_CONFIG)",
     )
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    p.add_argument(
+        "--config-from-base",
+        action="store_true",
+        help="read tribunal.yml at the merge base of --base and --head, not from disk",
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="output format (github: workflow-command annotations)",
+    )
+    p.add_argument(
+        "--write",
+        metavar="FORMAT=FILE",
+        action="append",
+        default=[],
+        type=_write_spec,
+        help="also write the report in FORMAT to FILE (repeatable), e.g. --write md=report.md",
+    )
     p.add_argument(
         "--hard-fail",
         action="store_true",
@@ -68,7 +96,7 @@ def add_parser(sub: Any, epilog: str) -> None:
 
 def run(ns: argparse.Namespace) -> int:
     from tribunal.change import Change
-    from tribunal.config import load_config
+    from tribunal.config import Config, load_config
     from tribunal.engine import analyze
     from tribunal.gitcmd import Git, find_repo_root
     from tribunal.render import render
@@ -76,12 +104,18 @@ def run(ns: argparse.Namespace) -> int:
 
     cwd = start_dir(ns.cwd)
     root = find_repo_root(cwd)
-    config = load_config(ns.config, root, cwd)
+    if ns.config_from_base:
+        _check_config_from_base(ns)
+    config = Config() if ns.config_from_base else load_config(ns.config, root, cwd)
     for flag, name in (("--claims", ns.claims), ("--pr-body", ns.pr_body)):
         if name is not None and not (cwd / name).is_file():
             raise InputError(f"{name}: {flag} file does not exist")
     sel = Selection(base=ns.base, head=ns.head, staged=ns.staged, diff=ns.diff)
+    notes: tuple[Finding, ...] = ()
+    where = ""
     with Git(root or cwd) as git:
+        if ns.config_from_base and root is not None:
+            config, notes, where = _base_config(git, ns.base, ns.head or "HEAD")
         change: Change = build_change(sel, git if root else None, root, cwd, config)
         change.skip_generated = not (
             ns.no_skip_generated or _env_flag("TRIBUNAL_NO_SKIP_GENERATED")
@@ -91,9 +125,53 @@ def run(ns: argparse.Namespace) -> int:
 
             change.claims = load_claims(change, claims_file=ns.claims, pr_body=ns.pr_body, cwd=cwd)
         report = analyze(change)
+    if ns.config_from_base:
+        report = report._replace(
+            findings=report.findings + notes, notes=(*report.notes, f"config: {where}")
+        )
+    for fmt, path in ns.write:
+        _write(cwd / path, render(report, fmt, hard_fail=ns.hard_fail))
     _emit(render(report, ns.format, color=_use_color(sys.stdout), hard_fail=ns.hard_fail))
     _report_crashes(report)
     return exit_code(report, hard_fail=ns.hard_fail)
+
+
+def _write_spec(value: str) -> tuple[str, str]:
+    """``md=report.md`` -> ``("md", "report.md")``; argparse turns the error into usage."""
+    fmt, sep, path = value.partition("=")
+    if not sep or fmt not in FORMATS or not path:
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: expected FORMAT=FILE with FORMAT one of {', '.join(FORMATS)}"
+        )
+    return fmt, path
+
+
+def _check_config_from_base(ns: argparse.Namespace) -> None:
+    if ns.base is None or ns.staged or ns.diff is not None:
+        raise UsageError("--config-from-base needs --base (and reads git, not --diff/--staged)")
+    if ns.config is not None:
+        raise UsageError("--config-from-base and --config name two configs: give one")
+
+
+def _base_config(git: Git, base: str, head: str) -> tuple[Config, tuple[Finding, ...], str]:
+    """The config the pre-push gate would trust for this range, and the change's weakenings.
+
+    ``$TRIBUNAL_CONFIG`` is ignored here on purpose: in CI the change under
+    review must not choose the rules it is judged by.
+    """
+    from tribunal.hooks.trust import trusted_config_from
+    from tribunal.sources import require_commit
+
+    base_sha = require_commit(git, base, "--base")
+    trusted = trusted_config_from(git, require_commit(git, head, "--head"), base_sha)
+    return trusted.config, trusted.notes, trusted.source
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the report: {exc.strerror or exc}") from None
 
 
 def _emit(text: str) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tribunal.errors import GitError, InputError, UsageError
 from tribunal.gitcmd import Git, find_repo_root
+from tribunal.sources import require_commit
 
 GIT_DIFF = (
     "diff",
@@ -57,7 +58,7 @@ def _git_diff(cwd: Path, base: str | None, head: str, staged: bool) -> str:
         if staged:
             return _text(git.run(*GIT_DIFF, "--cached", "--"))
         assert base is not None
-        revs = [_commit(git, base, "--base"), _commit(git, head, "--head")]
+        revs = [require_commit(git, base, "--base"), require_commit(git, head, "--head")]
         return _text(git.run(*GIT_DIFF, f"{revs[0]}...{revs[1]}", "--"))
 
 
@@ -72,12 +73,3 @@ def diff_between(git: Git, base: str | None, head: str) -> str:
 
 def _text(out: bytes) -> str:
     return out.decode("utf-8", "replace")
-
-
-def _commit(git: Git, ref: str, flag: str) -> str:
-    if ref.startswith("-"):
-        raise UsageError(f"{flag} {ref}: a revision cannot start with '-'")
-    sha = git.text("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", ok_codes=(0, 1, 128))
-    if not sha:
-        raise GitError(f"{flag} {ref}: no such commit in this repository")
-    return sha
