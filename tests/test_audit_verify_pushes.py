@@ -51,6 +51,43 @@ def test_a_pushed_range_with_a_contradicted_commit_is_rejected(
         ci.tribunal("verify-pushes", f"{base}..origin/pushed", "--format", "json").stdout
     )
     assert as_json["results"][0]["passed"] is False and as_json["head"] == bad
+    assert as_json["results"][0]["commits"] == [{"commit": bad, "subject": "add a test"}]
+
+
+def test_a_rejected_range_names_every_commit_that_would_have_been_turned_away(
+    dev: GitRepo, tmp_path: Path
+) -> None:
+    """The local gate rejects a push as a whole: CI lists each commit of it, merges aside."""
+    base = dev.git("rev-parse", "HEAD")
+    first = dev.commit({"tests/test_bad.py": ASSERTION_FREE_TEST}, "add a test")
+    second = dev.commit({"notes.txt": "x\n"}, "unrelated follow-up")
+    ci = ci_clone(dev, tmp_path)
+    result = ci.tribunal("verify-pushes", "--base", base, "--head", "origin/pushed")
+    assert result.code == 1
+    listed = result.stdout.split("commits that would have been rejected (2):\n", 1)[1]
+    assert listed.splitlines()[:2] == [
+        f"    {first[:12]} add a test",
+        f"    {second[:12]} unrelated follow-up",
+    ]
+
+
+def test_github_format_adds_one_error_annotation_per_rejected_range(
+    dev: GitRepo, tmp_path: Path
+) -> None:
+    base = dev.git("rev-parse", "HEAD")
+    bad = dev.commit({"tests/test_bad.py": ASSERTION_FREE_TEST}, "add a test")
+    ci = ci_clone(dev, tmp_path)
+    result = ci.tribunal(
+        "verify-pushes", "--base", base, "--head", "origin/pushed", "--format", "github"
+    )
+    assert result.code == 1
+    errors = [line for line in result.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 1
+    assert errors[0].startswith(
+        f"::error title=Tribunal%3A push rejected::the pre-push gate would have rejected "
+        f"{base[:12]}..{bad[:12]} (1 commit)%0A"
+    )
+    assert f"push of {base[:12]}..{bad[:12]} ({bad[:12]}) rejected" in result.stdout
 
 
 def test_a_clean_range_passes_and_an_empty_one_has_nothing_to_verify(

@@ -60,30 +60,43 @@ def add_parser(sub: Any, epilog: str) -> None:
     p.add_argument("--base", metavar="REV", help="what the branch was before the push")
     p.add_argument("--head", metavar="REV", help="what was pushed (default: HEAD)")
     p.add_argument("--each-commit", action="store_true", help="judge every commit on its own")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "github"),
+        default="text",
+        help="output format (github: text plus an ::error annotation per rejected range)",
+    )
     p.set_defaults(func=run)
 
 
 def run(ns: argparse.Namespace) -> int:
     from tribunal.hooks.repo import open_repo
+    from tribunal.sources import require_commit
 
     base_spec, head_spec = _specs(ns)
     repo = open_repo(Path.cwd())
     with repo.git() as git:
-        base, head = _commit(git, base_spec, "--base"), _commit(git, head_spec, "--head")
-        results = [
-            _judge(repo, git, rng, base_spec, ns.format)
-            for rng in _plans(git, base, head, ns.each_commit)
-        ]
+        base = require_commit(git, base_spec, "--base")
+        head = require_commit(git, head_spec, "--head")
+        results = []
+        for rng in _plans(git, base, head, ns.each_commit):
+            result = _judge(repo, git, rng, base_spec, ns.format)
+            if not result["passed"]:
+                shown = ["-1", rng.head] if ns.each_commit else [head, "--not", base]
+                result["commits"] = _commits(git, shown)
+                _say_commits(result["commits"], ns.format)
+            results.append(result)
     if ns.format == "json":
         doc = {"schema": "tribunal.verify-pushes/1", "base": base, "head": head, "results": results}
         print(json.dumps(doc, indent=2))
     elif not results:
         print(f"tribunal: nothing to verify: {head[:12]} adds no commit to {base[:12]}")
     passed = all(r["passed"] for r in results)
-    if ns.format == "text" and results:
+    if ns.format != "json" and results:
         verdict = "every range passes" if passed else "rejected: see above"
         print(f"tribunal: verify-pushes {base[:12]}..{head[:12]}: {verdict}")
+        if ns.format == "github" and not passed:
+            _annotate(results)
     return ExitCode.OK if passed else ExitCode.CONTRADICTED
 
 
@@ -101,15 +114,6 @@ def _specs(ns: argparse.Namespace) -> tuple[str, str]:
             "e.g. --base origin/main"
         )
     return ns.base, ns.head or "HEAD"
-
-
-def _commit(git: Git, spec: str, flag: str) -> str:
-    from tribunal.sources import resolve_commit
-
-    commit = resolve_commit(git, spec)
-    if commit is None:
-        raise UsageError(f"{flag} {spec}: no such commit here (in CI, fetch full history)")
-    return commit
 
 
 def _plans(git: Git, base: str, head: str, each: bool) -> list[RangePlan]:
@@ -150,7 +154,7 @@ def _judge(repo: Repo, git: Git, rng: RangePlan, anchor: str, fmt: str) -> dict[
     convened = convene_planned(repo, git, target, rng, trusted, Progress(), council=False)
     result = evaluate(convened.path, convened.expected, convened.key)
     label = f"{(rng.base or 'root')[:12]}..{rng.head[:12]}"
-    if fmt == "text":
+    if fmt != "json":
         write_lines(sys.stdout, gate_lines(label, convened, result))
     return {
         "base": rng.base,
@@ -160,3 +164,46 @@ def _judge(repo: Repo, git: Git, rng: RangePlan, anchor: str, fmt: str) -> dict[
         "config": trusted.source,
         "summary": str(convened.path),
     }
+
+
+#: Rejected commits listed by name, at most; the JSON has them all.
+SHOWN_COMMITS = 20
+
+
+def _commits(git: Git, revs: list[str]) -> list[dict[str, str]]:
+    """The non-merge commits of a rejected range, oldest first: what the team should look at.
+
+    The local gate rejects a push as a whole, so every commit of it would have
+    been turned away; the list is what made it to the branch regardless.
+    """
+    listing = git.text("log", "--reverse", "--no-merges", "--format=%H%x00%s", *revs, "--")
+    commits = []
+    for line in listing.splitlines():
+        sha, _, subject = line.partition("\0")
+        commits.append({"commit": sha, "subject": subject})
+    return commits
+
+
+def _say_commits(commits: list[dict[str, str]], fmt: str) -> None:
+    if fmt == "json":
+        return
+    print(f"  commits that would have been rejected ({len(commits)}):")
+    for item in commits[:SHOWN_COMMITS]:
+        print(f"    {item['commit'][:12]} {item['subject']}")
+    if len(commits) > SHOWN_COMMITS:
+        print(f"    ... and {len(commits) - SHOWN_COMMITS} more (--format json lists them all)")
+
+
+def _annotate(results: list[dict[str, Any]]) -> None:
+    """One ``::error`` per rejected range, so the run's page says it without the log."""
+    from tribunal.render.github import command
+
+    for result in results:
+        if result["passed"]:
+            continue
+        label = f"{(result['base'] or 'root')[:12]}..{result['head'][:12]}"
+        count = len(result.get("commits", ()))
+        reasons = "\n".join(result["reasons"])
+        noun = "commit" if count == 1 else "commits"
+        message = f"the pre-push gate would have rejected {label} ({count} {noun})\n{reasons}"
+        print(command("error", [("title", "Tribunal: push rejected")], message.strip()))
