@@ -121,8 +121,7 @@ def _range(git: Git, root: Path, config: Config, base: str, head: str) -> Change
     merge_base = git.text("merge-base", base_sha, head_sha, ok_codes=(0, 1))
     if not merge_base:
         raise GitError(
-            f"--base {base} and --head {head} share no history (no merge base)"
-            f"{shallow_hint(git)}"
+            f"--base {base} and --head {head} share no history (no merge base){shallow_hint(git)}"
         )
     files = git_diff(git, "diff-tree", "-r", merge_base, head_sha)
     info = RangeInfo("range", base_sha, head_sha, merge_base, f"{base}...{head}")
