@@ -45,6 +45,7 @@ COMMAND_MODULES = (
     "verify_pushes",
     "propose",
     "council",
+    "github_comment",
 )
 
 
