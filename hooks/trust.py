@@ -19,10 +19,8 @@ from tribunal.errors import ConfigError
 from tribunal.findings import Finding, Verdict
 from tribunal.gitcmd import Git
 from tribunal.lenses import configured_lenses
-from tribunal.registry import BUILTINS
+from tribunal.registry import BUILTINS, WEAKENED_ID
 from tribunal.snapshot import MAX_FILE_BYTES
-
-WEAKENED_ID = "gate-weakened"
 
 
 @dataclass(frozen=True)
@@ -41,14 +39,26 @@ def trusted_config(
 
 
 def trusted_config_from(git: Git, head: str, anchor: str | None) -> TrustedConfig:
-    """The config at the merge base of ``head`` with ``anchor`` (a ref or commit the team
-    trusts: the remote's default branch, or the base ``verify-pushes`` is given)."""
+    """The config at the merge base of ``head`` with ``anchor`` (a ref the team trusts:
+    the remote's default branch), as the pre-push gate reads it."""
     commit = git.text("merge-base", head, anchor, ok_codes=(0, 1)) if anchor else ""
+    return trusted_config_at(git, commit or None, head, anchor)
+
+
+def trusted_config_at(git: Git, commit: str | None, head: str, anchor: str | None) -> TrustedConfig:
+    """The config at ``commit`` (None: the built-in defaults), and what ``head``'s own
+    config would weaken. ``anchor`` only names where ``commit`` came from.
+
+    CI reads it at the base commit itself (the tip the change merges into, which
+    the team protects), not at an older fork point: a branch made before the
+    config was tightened must still be judged by the tightened one.
+    """
     trusted_blob = _blob(git, commit) if commit else None
     if trusted_blob is None:
         why = f"no {CONFIG_NAME} at {commit[:12]}" if commit else "no remote default branch known"
         config, source, at = Config(), f"built-in defaults ({why})", None
     else:
+        assert commit is not None
         name = f"{CONFIG_NAME} at {commit[:12]}"
         config, source, at = parse_config(_text(trusted_blob), name), f"{name} ({anchor})", commit
     pushed_blob = _blob(git, head)

@@ -145,3 +145,14 @@ def test_the_config_comes_from_the_base_never_from_the_pushed_change(
 def test_usage_errors_say_what_to_do(dev: GitRepo, args: tuple[str, ...], message: str) -> None:
     result = dev.tribunal("verify-pushes", *args)
     assert result.code == 2 and message in result.stderr
+
+
+def test_the_config_is_the_bases_tip_not_an_older_fork_point(repo: GitRepo) -> None:
+    """A branch made before the team tightened tribunal.yml is judged by the tightened one."""
+    old = repo.commit({**CALC, "tribunal.yml": "analyzers:\n  assertion-free-test: false\n"})
+    main = repo.commit({"tribunal.yml": None}, "assertion-free-test back on")
+    repo.git("checkout", "-q", "-b", "pr", old)
+    repo.commit({"tests/test_bad.py": ASSERTION_FREE_TEST}, "add a test")
+    result = repo.tribunal("verify-pushes", "--base", main, "--head", "HEAD")
+    assert result.code == 1, result.stdout
+    assert "lens tests: CONTRADICTED" in result.stdout

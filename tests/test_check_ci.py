@@ -185,3 +185,55 @@ def test_a_missing_base_in_a_shallow_clone_says_to_fetch_history(
     )
     full = GitRepo(clone).tribunal("check", "--base", "nope", "--head", "HEAD")
     assert "--base nope: no such commit in this repository; this clone is shallow" in full.stderr
+
+
+def test_config_is_the_base_tip_not_an_older_fork_point(repo: GitRepo) -> None:
+    """A branch made before the team tightened tribunal.yml is judged by the tightened one."""
+    old = repo.commit({**CALC, "tribunal.yml": WEAKER}, "old config")
+    main = repo.commit({"tribunal.yml": None}, "assertion-free-test back on")
+    repo.git("checkout", "-q", "-b", "pr", old)
+    head = repo.commit({"tests/test_calc.py": ASSERTION_FREE_TEST}, "add a test")
+    result = repo.tribunal(
+        "check", "--base", main, "--head", head, "--config-from-base", "--hard-fail"
+    )
+    assert result.code == 1, result.stdout
+    assert (
+        f"built-in defaults (no tribunal.yml at {main[:12]})"
+        in repo.tribunal(
+            "check", "--base", main, "--head", head, "--config-from-base", "--format", "md"
+        ).stdout
+    )
+
+
+SUPPRESSED = "def test_nothing():  # tribunal: ignore[assertion-free-test] smoke test\n    pass\n"
+
+
+def test_strict_makes_hard_fail_block_unverified_as_the_push_gate_does(repo: GitRepo) -> None:
+    """Under strict: true a suppression the change adds to its own defect blocks in CI too."""
+    base = repo.commit({**CALC, "tribunal.yml": "strict: true\n"}, "base")
+    head = repo.commit({"tests/test_calc.py": SUPPRESSED}, "add a test")
+    args = ("check", "--base", base, "--head", head, "--config-from-base")
+    gated = repo.tribunal(*args, "--hard-fail")
+    assert gated.code == 1
+    assert "blocking: --hard-fail, strict: true and an UNVERIFIED finding (exit 1)" in gated.stdout
+    assert repo.tribunal(*args).code == 0  # report-only stays report-only
+    data = json.loads(repo.tribunal(*args, "--hard-fail", "--format", "json").stdout)
+    assert (data["hard_fail"], data["strict"], data["counts"]["CONTRADICTED"]) == (True, True, 0)
+
+
+def test_without_strict_unverified_never_blocks(repo: GitRepo) -> None:
+    base = repo.commit(CALC, "base")
+    head = repo.commit({"tests/test_calc.py": SUPPRESSED}, "add a test")
+    result = repo.tribunal("check", "--base", base, "--head", head, "--hard-fail")
+    assert result.code == 0 and "UNVERIFIED" in result.stdout
+
+
+def test_under_strict_a_teams_own_config_change_does_not_block(repo: GitRepo) -> None:
+    """The weakening note informs; blocking it would stop a team changing its own config."""
+    base = repo.commit({**CALC, "tribunal.yml": "strict: true\n"}, "base")
+    head = repo.commit({"tribunal.yml": "strict: false\n"}, "relax strict")
+    result = repo.tribunal(
+        "check", "--base", base, "--head", head, "--config-from-base", "--hard-fail"
+    )
+    assert result.code == 0, result.stdout
+    assert "gate weakened by this change: turns strict off" in result.stdout

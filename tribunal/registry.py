@@ -89,3 +89,6 @@ BUILTINS: dict[str, AnalyzerSpec] = {
 
 #: Findings about the run itself rather than the code (suppressions added).
 SUPPRESSION_ID = "suppression"
+#: A change's own tribunal.yml that would weaken the trusted one: reported,
+#: never gating (a team must be able to push its own config change).
+WEAKENED_ID = "gate-weakened"

@@ -16,11 +16,10 @@ from pathlib import Path
 
 from tribunal.audit.record import Blocking, How
 from tribunal.gitcmd import Git
+from tribunal.registry import SUPPRESSION_ID, WEAKENED_ID
 from tribunal.summary import FindingRecord, Summary, SummaryError, load, runs_dir, user_key
 
 #: Summary notes about the change itself that belong in the log.
-WEAKENED_ID = "gate-weakened"
-SUPPRESSION_ID = "suppression"
 CHANGE_NOTES: dict[str, How] = {WEAKENED_ID: "gate-weakened", SUPPRESSION_ID: "suppression-added"}
 
 

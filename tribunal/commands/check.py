@@ -37,9 +37,9 @@ In working-tree modes, untracked files that are not ignored count as added
 In CI, on a pull request:
   tribunal check --base BASE_SHA --head HEAD_SHA --config-from-base \
       --pr-body body.md --format github --write md=report.md --write sarif=tribunal.sarif
---config-from-base reads tribunal.yml from the merge base, as the pre-push gate
-does, so a pull request cannot switch its own checks off; a config change that
-would weaken the gate is reported.
+--config-from-base reads tribunal.yml at the --base commit (the branch the change
+merges into), never the change's own, so a pull request cannot switch its own
+checks off; a config change that would weaken the gate is reported.
 """
 
 
@@ -64,7 +64,7 @@ def add_parser(sub: Any, epilog: str) -> None:
     p.add_argument(
         "--config-from-base",
         action="store_true",
-        help="read tribunal.yml at the merge base of --base and --head, not from disk",
+        help="read tribunal.yml at the --base commit, not the change's own or from disk",
     )
     p.add_argument(
         "--format",
@@ -129,11 +129,12 @@ def run(ns: argparse.Namespace) -> int:
         report = report._replace(
             findings=report.findings + notes, notes=(*report.notes, f"config: {where}")
         )
+    gate = {"hard_fail": ns.hard_fail, "strict": change.config.strict}
     for fmt, path in ns.write:
-        _write(cwd / path, render(report, fmt, hard_fail=ns.hard_fail))
-    _emit(render(report, ns.format, color=_use_color(sys.stdout), hard_fail=ns.hard_fail))
+        _write(cwd / path, render(report, fmt, **gate))
+    _emit(render(report, ns.format, color=_use_color(sys.stdout), **gate))
     _report_crashes(report)
-    return exit_code(report, hard_fail=ns.hard_fail)
+    return exit_code(report, **gate)
 
 
 def _write_spec(value: str) -> tuple[str, str]:
@@ -154,16 +155,18 @@ def _check_config_from_base(ns: argparse.Namespace) -> None:
 
 
 def _base_config(git: Git, base: str, head: str) -> tuple[Config, tuple[Finding, ...], str]:
-    """The config the pre-push gate would trust for this range, and the change's weakenings.
+    """The config at the base commit itself, and the change's weakenings of it.
 
-    ``$TRIBUNAL_CONFIG`` is ignored here on purpose: in CI the change under
-    review must not choose the rules it is judged by.
+    The base's tip, not the fork point: a branch made before the team
+    tightened its config is still judged by the tightened one.
+    ``$TRIBUNAL_CONFIG`` is ignored on purpose: in CI the change under review
+    must not choose the rules it is judged by.
     """
-    from tribunal.hooks.trust import trusted_config_from
+    from tribunal.hooks.trust import trusted_config_at
     from tribunal.sources import require_commit
 
     base_sha = require_commit(git, base, "--base")
-    trusted = trusted_config_from(git, require_commit(git, head, "--head"), base_sha)
+    trusted = trusted_config_at(git, base_sha, require_commit(git, head, "--head"), base)
     return trusted.config, trusted.notes, trusted.source
 
 
@@ -200,11 +203,11 @@ def _report_crashes(report: Report) -> None:
             print(f"tribunal: tracebacks written to {path}", file=sys.stderr)
 
 
-def exit_code(report: Report, *, hard_fail: bool) -> int:
-    """1 for a gated CONTRADICTED, else 3 if an analyzer crashed, else 0."""
-    from tribunal.findings import Verdict
+def exit_code(report: Report, *, hard_fail: bool, strict: bool = False) -> int:
+    """1 when the report blocks (``tribunal.policy``), else 3 if an analyzer crashed, else 0."""
+    from tribunal.policy import blocking_verdict
 
-    if hard_fail and report.count(Verdict.CONTRADICTED):
+    if blocking_verdict(report, hard_fail=hard_fail, strict=strict) is not None:
         return ExitCode.CONTRADICTED
     if report.errors:
         return ExitCode.INTERNAL

@@ -34,8 +34,9 @@ judges a push of the head to a remote whose branch is at the base. With
 against its first parent (stricter than the local gate, which judges a push as
 a whole: a commit that a later one fixes is rejected too).
 
-The config is tribunal.yml at the merge base of the head with --base (the side
-the team already trusts), never the pushed commit's own; --config and
+The config is tribunal.yml at the --base commit (the side the team already
+trusts; its tip, so a branch made before a config was tightened is judged by
+the tightened one), never the pushed commit's own; --config and
 $TRIBUNAL_CONFIG are ignored. Summaries are written under the git common dir
 as the hook writes them, so CI can keep them as artifacts.
 
@@ -80,7 +81,7 @@ def run(ns: argparse.Namespace) -> int:
         head = require_commit(git, head_spec, "--head")
         results = []
         for rng in _plans(git, base, head, ns.each_commit):
-            result = _judge(repo, git, rng, base_spec, ns.format)
+            result = _judge(repo, git, rng, (base, base_spec), ns.format)
             if not result["passed"]:
                 shown = ["-1", rng.head] if ns.each_commit else [head, "--not", base]
                 result["commits"] = _commits(git, shown)
@@ -140,16 +141,18 @@ def _plans(git: Git, base: str, head: str, each: bool) -> list[RangePlan]:
     return plans
 
 
-def _judge(repo: Repo, git: Git, rng: RangePlan, anchor: str, fmt: str) -> dict[str, Any]:
+def _judge(
+    repo: Repo, git: Git, rng: RangePlan, anchor: tuple[str, str], fmt: str
+) -> dict[str, Any]:
     from tribunal.gate import evaluate
     from tribunal.hooks.convene import Target, convene_planned
     from tribunal.hooks.output import write_lines
     from tribunal.hooks.progress import Progress
     from tribunal.hooks.pushinfo import PushedRef
-    from tribunal.hooks.trust import trusted_config_from
+    from tribunal.hooks.trust import trusted_config_at
     from tribunal.hooks.verdict import gate_lines
 
-    trusted = trusted_config_from(git, rng.head, anchor)
+    trusted = trusted_config_at(git, anchor[0], rng.head, anchor[1])
     target = Target(PushedRef(None, rng.head, None, rng.base), None, None)
     convened = convene_planned(repo, git, target, rng, trusted, Progress(), council=False)
     result = evaluate(convened.path, convened.expected, convened.key)

@@ -21,7 +21,9 @@ from tribunal.render.text import counts_line, exit_reason
 _COMMAND = {Verdict.CONTRADICTED: "error", Verdict.UNVERIFIED: "notice"}
 
 
-def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> str:
+def render(
+    report: Report, *, color: bool = False, hard_fail: bool = False, strict: bool = False
+) -> str:
     """The annotations, then one plain summary line; ``color`` is ignored."""
     ordered = sorted(
         (f for f in report.findings if f.verdict is not Verdict.PASS),
@@ -29,7 +31,8 @@ def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> s
     )
     lines = [annotation(f) for f in ordered]
     lines += [_error_annotation(e.message, e.file) for e in report.errors]
-    lines.append(f"tribunal: {counts_line(report, False)} — {exit_reason(report, hard_fail)}")
+    reason = exit_reason(report, hard_fail, strict)
+    lines.append(f"tribunal: {counts_line(report, False)} — {reason}")
     return "\n".join(lines) + "\n"
 
 

@@ -38,7 +38,9 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
     return out
 
 
-def report_to_dict(report: Report, *, hard_fail: bool = False) -> dict[str, Any]:
+def report_to_dict(
+    report: Report, *, hard_fail: bool = False, strict: bool = False
+) -> dict[str, Any]:
     rng = report.range
     return {
         "schema": SCHEMA_ID,
@@ -60,11 +62,14 @@ def report_to_dict(report: Report, *, hard_fail: bool = False) -> dict[str, Any]
         ],
         "duration_ms": round(report.duration_ms, 1),
         "hard_fail": hard_fail,
+        "strict": strict,
     }
 
 
-def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> str:
-    data = report_to_dict(report, hard_fail=hard_fail)
+def render(
+    report: Report, *, color: bool = False, hard_fail: bool = False, strict: bool = False
+) -> str:
+    data = report_to_dict(report, hard_fail=hard_fail, strict=strict)
     text = json.dumps(data, indent=2, ensure_ascii=False)
     # A lone surrogate cannot be written as UTF-8; as a \\uXXXX escape it is
     # valid JSON that json.loads turns back into the same path.

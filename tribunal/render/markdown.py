@@ -34,7 +34,9 @@ _MARKDOWN = frozenset("\\`*_[]|~$#")
 _LEADING = re.compile(r"^(?:([-+=])|(\d{1,9})([.)])| )")
 
 
-def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> str:
+def render(
+    report: Report, *, color: bool = False, hard_fail: bool = False, strict: bool = False
+) -> str:
     """The comment body; ``color`` is ignored (markdown has its own marks)."""
     lines = [MARKER, *_header(report)]
     lines += _findings(report)
@@ -42,7 +44,7 @@ def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> s
     lines += _skipped(report)
     lines += _errors(report)
     lines += [f"_{inline(note)}_" for note in report.notes]
-    lines.append(f"_{inline(_exit_line(report, hard_fail))}_")
+    lines.append(f"_{inline(_exit_line(report, hard_fail, strict))}_")
     return "\n".join(lines) + "\n"
 
 
@@ -161,7 +163,7 @@ def _errors(report: Report) -> list[str]:
     return ["**⚠️ Analyzer errors** (the results are incomplete):", "", *items, ""]
 
 
-def _exit_line(report: Report, hard_fail: bool) -> str:
+def _exit_line(report: Report, hard_fail: bool, strict: bool) -> str:
     if report.errors:  # stderr is not part of a PR comment: the errors are listed above
         return f"{len(report.errors)} analyzer error(s), listed above: results are incomplete"
-    return exit_reason(report, hard_fail)
+    return exit_reason(report, hard_fail, strict)

@@ -41,7 +41,9 @@ _SUPPRESSION_RULE = (
 Json = dict[str, Any]
 
 
-def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> str:
+def render(
+    report: Report, *, color: bool = False, hard_fail: bool = False, strict: bool = False
+) -> str:
     return json.dumps(sarif_log(report), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -18,7 +18,9 @@ def verdict_mark(verdict: Verdict, color: bool) -> str:
     return paint(f"{_MARK[verdict]} {verdict.name}", _COLOR[verdict], color)
 
 
-def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> str:
+def render(
+    report: Report, *, color: bool = False, hard_fail: bool = False, strict: bool = False
+) -> str:
     lines = [_header(report), ""]
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
@@ -32,7 +34,7 @@ def render(report: Report, *, color: bool = False, hard_fail: bool = False) -> s
     if report.skipped:
         lines.append("")
     lines.append(counts_line(report, color))
-    lines.append(exit_reason(report, hard_fail))
+    lines.append(exit_reason(report, hard_fail, strict))
     return "\n".join(lines) + "\n"
 
 
@@ -56,12 +58,17 @@ def counts_line(report: Report, color: bool) -> str:
     return " · ".join(parts)
 
 
-def exit_reason(report: Report, hard_fail: bool) -> str:
+def exit_reason(report: Report, hard_fail: bool, strict: bool = False) -> str:
+    from tribunal.policy import blocking_verdict
+
     contradicted = report.count(Verdict.CONTRADICTED)
     if report.errors:
         return f"{len(report.errors)} analyzer error(s): see stderr; results are incomplete"
-    if contradicted and hard_fail:
+    blocking = blocking_verdict(report, hard_fail=hard_fail, strict=strict)
+    if blocking is Verdict.CONTRADICTED:
         return "blocking: --hard-fail and a CONTRADICTED finding (exit 1)"
+    if blocking is Verdict.UNVERIFIED:
+        return "blocking: --hard-fail, strict: true and an UNVERIFIED finding (exit 1)"
     if contradicted:
         return "report only: CONTRADICTED findings do not fail without --hard-fail"
     return "no CONTRADICTED findings"
