@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,6 +124,11 @@ def run_action(
     return job.run(inputs)
 
 
+def passed_the_gate(run: ActionRun) -> bool:
+    gate = run.step("Gate")
+    return gate.ran and gate.code == 0 and "::" not in gate.stdout
+
+
 def _summary(tmp_path: Path) -> str:
     return (tmp_path / "step_summary.md").read_text(encoding="utf-8")
 
@@ -134,7 +140,7 @@ def test_the_real_install_runs_the_whole_action(installed: Installed) -> None:
     assert (installed.venv / "bin" / "tribunal").exists()
     assert run.outputs["exit-code"] == "0" and run.outputs["contradicted"] == "0"
     assert [r.method for r in installed.server_requests] == ["GET", "POST"]
-    assert not run.step("Gate").ran
+    assert passed_the_gate(run)
 
 
 def test_report_only_annotates_comments_and_passes(
@@ -154,7 +160,7 @@ def test_report_only_annotates_comments_and_passes(
     assert post.body["body"].startswith(MARKER + "\n## ⚖️ Tribunal: 🔴 1 CONTRADICTED")
     assert "report only" in post.body["body"]
     assert "tests/test\\_calc.py" in _summary(tmp_path)
-    assert not run.step("Gate").ran
+    assert passed_the_gate(run)
 
 
 def test_a_second_run_updates_the_same_comment(
@@ -182,7 +188,7 @@ def test_hard_fail_fails_the_job_after_posting_the_comment(
     assert run.step("Post the report").code == 0
     gate = run.step("Gate")
     assert gate.ran and gate.code == 1
-    assert "::error title=Tribunal::CONTRADICTED findings and hard-fail is on" in gate.stdout
+    assert "::error title=Tribunal::the gate blocks (hard-fail)" in gate.stdout
     assert "blocking: --hard-fail" in server.made("POST")[0].body["body"]
 
 
@@ -192,7 +198,7 @@ def test_hard_fail_with_nothing_contradicted_passes(
     base = repo.commit(CALC, "base")
     head = repo.commit({"tests/test_calc.py": GOOD_TEST}, "test add")
     run = run_action(installed, tmp_path, repo, server, _event(base, head), **{"hard-fail": "true"})
-    assert not run.failed and not run.step("Gate").ran
+    assert not run.failed and passed_the_gate(run)
 
 
 def test_claims_come_from_the_pull_request_body(
@@ -253,7 +259,7 @@ def test_with_hard_fail_a_comment_that_cannot_be_posted_fails_the_job(
     server.fail("POST", 403, body={"message": "Resource not accessible by integration"})
     run = run_action(installed, tmp_path, repo, server, _event(base, head), **{"hard-fail": "true"})
     assert run.failed and run.step("Post the report").code == 2
-    assert not run.step("Gate").ran  # nothing CONTRADICTED: the failure is the comment's
+    assert passed_the_gate(run)  # nothing CONTRADICTED: the failure is the comment's
 
 
 def test_comment_false_makes_no_request_but_writes_the_summary(
@@ -314,3 +320,71 @@ def test_the_job_environment_is_left_alone(
     run_action(installed, tmp_path, repo, server, _event(base, head))
     assert (repo.git("status", "--porcelain", "--ignored"), repo.git("rev-parse", "HEAD")) == before
     assert not os.environ.get("GITHUB_OUTPUT")  # the harness never leaked into this process
+
+
+def _crashing_venv(tmp_path: Path) -> Path:
+    """A stand-in install whose ``tribunal`` runs the real CLI with ``fake-boom`` as an analyzer
+    (``tests/fake_analyzers.py``): it crashes on any file named ``boom``, so check exits 3."""
+    venv = tmp_path / "crashing-venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(sys.executable)
+    script = venv / "bin" / "tribunal"
+    script.write_text(
+        f'#!/bin/sh\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m tests.fake_analyzers "$@"\n'
+    )
+    script.chmod(0o755)
+    return venv
+
+
+@pytest.mark.parametrize("hard_fail", ["false", "true"])
+def test_an_analyzer_crash_still_posts_the_report_and_fails_closed_only_when_gating(
+    installed: Installed, tmp_path: Path, repo: GitRepo, server: FakeGitHub, hard_fail: str
+) -> None:
+    base = repo.commit(CALC, "base")
+    head = repo.commit({"boom.py": "x = 1\n"}, "a file the fake analyzer crashes on")
+    job = _job(
+        tmp_path, repo, server, installed.action_path, _event(base, head),
+        venv=_crashing_venv(tmp_path),
+    )  # fmt: skip
+    run = job.run({"hard-fail": hard_fail})
+    assert run.outputs["exit-code"] == "3"
+    body = server.made("POST")[0].body["body"]
+    assert "Analyzer errors" in body and "results are incomplete" in body
+    gate = run.step("Gate")
+    if hard_fail == "true":
+        assert run.failed and gate.code == 3
+        assert "::error title=Tribunal::an analyzer crashed" in gate.stdout
+    else:
+        assert not run.failed and gate.code == 0
+        assert "::warning title=Tribunal::an analyzer crashed" in gate.stdout
+
+
+@pytest.mark.parametrize("body", [None, "本" * 60_000 + "\n```tribunal\n- added-test\n```\n"])
+def test_a_null_or_huge_pull_request_body_is_read_from_the_event(
+    installed: Installed, tmp_path: Path, repo: GitRepo, server: FakeGitHub, body: str | None
+) -> None:
+    """GitHub sends null for an empty body, and a 65,536-character body can be 190 KiB of
+    UTF-8, more than one environment variable may hold: neither may break the step."""
+    base = repo.commit(CALC, "base")
+    head = repo.commit({"calc.py": "def add(a, b):\n    return b + a\n"}, "refactor")
+    run = run_action(installed, tmp_path, repo, server, _event(base, head, body))
+    assert run.step("Run the gate").code == 0, run.step("Run the gate").stderr
+    assert run.outputs["contradicted"] == ("0" if body is None else "1")
+
+
+def test_text_output_cannot_issue_workflow_commands(
+    installed: Installed, tmp_path: Path, repo: GitRepo, server: FakeGitHub
+) -> None:
+    """With annotations off the report is plain text, which starts lines with file names;
+    a file named like a command is shown inside a stop-commands block, never obeyed."""
+    base = repo.commit(CALC, "base")
+    head = repo.commit({"::add-mask::/test_x.py": ASSERTION_FREE_TEST})
+    run = run_action(installed, tmp_path, repo, server, _event(base, head), annotations="false")
+    lines = run.step("Run the gate").stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("::stop-commands::"))
+    token = lines[start].removeprefix("::stop-commands::")
+    assert len(token) >= 32 and lines.index(f"::{token}::") > start
+    inside = lines[start + 1 : lines.index(f"::{token}::")]
+    assert "::add-mask::/test_x.py" in inside  # the file's own line, shown, not obeyed
+    outside = lines[:start] + lines[lines.index(f"::{token}::") + 1 :]
+    assert not any(line.startswith("::") for line in outside)

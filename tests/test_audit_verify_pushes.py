@@ -81,8 +81,11 @@ def test_github_format_adds_one_error_annotation_per_rejected_range(
         "verify-pushes", "--base", base, "--head", "origin/pushed", "--format", "github"
     )
     assert result.code == 1
-    errors = [line for line in result.stdout.splitlines() if line.startswith("::error")]
-    assert len(errors) == 1
+    lines = result.stdout.splitlines()
+    token = lines[0].removeprefix("::stop-commands::")
+    assert len(token) > 32 and lines.index(f"::{token}::") > 0  # the text is never obeyed
+    errors = [line for line in lines if line.startswith("::error")]
+    assert len(errors) == 1 and lines.index(errors[0]) > lines.index(f"::{token}::")
     assert errors[0].startswith(
         f"::error title=Tribunal%3A push rejected::the pre-push gate would have rejected "
         f"{base[:12]}..{bad[:12]} (1 commit)%0A"

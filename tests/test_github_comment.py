@@ -292,6 +292,43 @@ def test_missing_token_says_what_to_do_and_sends_nothing(tmp_path: Path, hard_fa
     assert (tmp_path / "step_summary.md").read_text(encoding="utf-8") == REPORT
 
 
+def fork_event(head_repo: Any = "someone/widgets") -> dict[str, Any]:
+    event = pr_event()
+    repo = {"full_name": head_repo} if head_repo else None
+    event["pull_request"]["head"] = {"repo": repo}
+    event["pull_request"]["base"] = {"repo": {"full_name": "octo/widgets"}}
+    return event
+
+
+@pytest.mark.parametrize("head_repo", ["someone/widgets", None])
+def test_a_forks_read_only_token_is_a_notice_even_with_hard_fail(
+    tmp_path: Path, head_repo: Any
+) -> None:
+    """GitHub gives a fork's pull request a read-only token: failing on it would block every
+    outside contribution for a comment that cannot exist (a deleted fork has no head repo)."""
+    with github() as server:
+        server.fail("POST", 403, body={"message": "Resource not accessible by integration"})
+        proc = comment(tmp_path, server, "--hard-fail", event=fork_event(head_repo))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "" and "::warning" not in proc.stdout
+    assert "::notice title=Tribunal::pull request from a fork" in proc.stdout
+    assert (tmp_path / "step_summary.md").read_text(encoding="utf-8") == REPORT
+
+
+def test_a_fork_whose_token_can_write_still_gets_its_comment(tmp_path: Path) -> None:
+    with github() as server:
+        proc = comment(tmp_path, server, "--hard-fail", event=fork_event())
+        assert proc.returncode == 0 and [r.method for r in server.made()] == ["GET", "POST"]
+
+
+def test_a_same_repository_403_with_hard_fail_still_fails(tmp_path: Path) -> None:
+    """Only a fork explains a 403; in the repository itself it is a broken setup."""
+    with github() as server:
+        server.fail("POST", 403, body={"message": "Resource not accessible by integration"})
+        proc = comment(tmp_path, server, "--hard-fail", event=fork_event("octo/widgets"))
+    assert proc.returncode == 2 and "pull-requests: write" in proc.stderr
+
+
 @pytest.mark.parametrize("hard_fail", [False, True])
 def test_403_on_create_names_the_permission_and_forks(tmp_path: Path, hard_fail: bool) -> None:
     args = ["--hard-fail"] if hard_fail else []

@@ -35,8 +35,10 @@ which holds the whole report (up to GitHub's 1 MiB).
 
 On an event that is no pull request (push, schedule), or with --no-comment,
 nothing is posted. If the comment cannot be posted, the reason is printed and
-shown as a warning in the run. Exit codes: 0 posted, nothing to post, or
-failed without --hard-fail; 2 failed with --hard-fail, or a usage error.
+shown as a warning in the run. A pull request from a fork gets a read-only
+token from GitHub: its 403 is a notice, never a failure. Exit codes: 0 posted,
+nothing to post, or failed without --hard-fail; 2 failed with --hard-fail, or a
+usage error.
 """
 
 DEFAULT_TIMEOUT = 10.0
@@ -103,8 +105,37 @@ def run(ns: argparse.Namespace) -> int:
     try:
         _comment(ns, os.environ, report, wrote_summary)
     except GitHubError as exc:
-        failures.append(str(exc))
+        if not _expected_of_a_fork(exc, os.environ):
+            failures.append(str(exc))
     return _finish(failures, ns.hard_fail)
+
+
+def _expected_of_a_fork(exc: Exception, env: Mapping[str, str]) -> bool:
+    """A 403 on a fork's pull request is GitHub's design, not a broken setup: say so, never fail.
+
+    The workflow token of a pull request from a fork is read-only; failing the
+    job for it, even with --hard-fail, would block every outside contribution
+    for a comment that cannot exist. The gate itself is `tribunal check`'s exit.
+    """
+    from tribunal.github import context
+    from tribunal.github.errors import GitHubError
+
+    if not (isinstance(exc, GitHubError) and exc.status == 403):
+        return False
+    try:
+        fork = context.event(env).from_fork
+    except GitHubError:
+        return False
+    if fork:
+        message = (
+            "pull request from a fork: its workflow token is read-only, so no comment was "
+            "posted; the report is in the job summary and the annotations"
+        )
+        print(f"tribunal: {message}")
+        from tribunal.render.github import command
+
+        print(command("notice", [("title", "Tribunal")], message))
+    return fork
 
 
 def _summarize(

@@ -76,6 +76,9 @@ def run(ns: argparse.Namespace) -> int:
 
     base_spec, head_spec = _specs(ns)
     repo = open_repo(Path.cwd())
+    # The text names files and commit subjects, which whoever pushed chose; in a
+    # workflow log a line of theirs must never be obeyed as a command.
+    resume = _stop_commands() if ns.format == "github" else None
     with repo.git() as git:
         base = require_commit(git, base_spec, "--base")
         head = require_commit(git, head_spec, "--head")
@@ -96,7 +99,9 @@ def run(ns: argparse.Namespace) -> int:
     if ns.format != "json" and results:
         verdict = "every range passes" if passed else "rejected: see above"
         print(f"tribunal: verify-pushes {base[:12]}..{head[:12]}: {verdict}")
-        if ns.format == "github" and not passed:
+    if resume is not None:
+        print(resume)
+        if not passed:
             _annotate(results)
     return ExitCode.OK if passed else ExitCode.CONTRADICTED
 
@@ -195,6 +200,15 @@ def _say_commits(commits: list[dict[str, str]], fmt: str) -> None:
         print(f"    {item['commit'][:12]} {item['subject']}")
     if len(commits) > SHOWN_COMMITS:
         print(f"    ... and {len(commits) - SHOWN_COMMITS} more (--format json lists them all)")
+
+
+def _stop_commands() -> str:
+    """Start a block the runner does not read commands from; returns the line that ends it."""
+    import secrets
+
+    token = f"tribunal-{secrets.token_hex(16)}"
+    print(f"::stop-commands::{token}", flush=True)
+    return f"::{token}::"
 
 
 def _annotate(results: list[dict[str, Any]]) -> None:

@@ -136,29 +136,33 @@ class Api:
 
 def status_error(response: httpx.Response, what: str, token: str | None) -> GitHubError:
     """An HTTP error status as one line that says what to do about it."""
+    return GitHubError(_status_message(response, what, token), response.status_code)
+
+
+def _status_message(response: httpx.Response, what: str, token: str | None) -> str:
     status = response.status_code
     detail = _detail(response, token)
     if status == 401:
         fix = "pass the action's github-token input or set GITHUB_TOKEN to a valid token"
-        return GitHubError(f"cannot {what}: the token is invalid or expired (401); {fix}")
+        return f"cannot {what}: the token is invalid or expired (401); {fix}"
     if status in (403, 429) and _rate_limited(response):
-        return GitHubError(f"cannot {what}: GitHub's API rate limit is exhausted ({status})")
+        return f"cannot {what}: GitHub's API rate limit is exhausted ({status})"
     if status == 403:
-        return GitHubError(
+        return (
             f"cannot {what}: permission denied (403): the token needs `pull-requests: write` "
             "(the workflow's `permissions:`); a pull request from a fork gets a read-only "
             "token and cannot be commented on; the report is still in the job summary"
         )
     if status == 404:
-        return GitHubError(
+        return (
             f"cannot {what}: not found (404): the repository or pull request does not exist, "
             "or the token cannot see it"
         )
     if status == 422:
-        return GitHubError(f"cannot {what}: GitHub rejected it (422): {detail or 'no reason'}")
+        return f"cannot {what}: GitHub rejected it (422): {detail or 'no reason'}"
     if status >= 500 or status == 429:
-        return GitHubError(f"cannot {what}: GitHub answered HTTP {status} twice; re-run the job")
-    return GitHubError(f"cannot {what}: HTTP {status}" + (f": {detail}" if detail else ""))
+        return f"cannot {what}: GitHub answered HTTP {status} twice; re-run the job"
+    return f"cannot {what}: HTTP {status}" + (f": {detail}" if detail else "")
 
 
 def _retryable(response: httpx.Response) -> bool:

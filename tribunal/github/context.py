@@ -36,10 +36,12 @@ class Repository(NamedTuple):
 
 
 class Event(NamedTuple):
-    """The triggering event: its name, and the pull request it is about, if any."""
+    """The triggering event: its name, the pull request it is about, if any, and whether
+    that pull request comes from a fork (whose workflow token GitHub makes read-only)."""
 
     name: str
     pull_request: int | None
+    from_fork: bool = False
 
 
 def token(env: Env) -> str:
@@ -89,7 +91,27 @@ def event(env: Env) -> Event:
     path = env.get("GITHUB_EVENT_PATH", "").strip()
     if not path:
         return Event(name, None)
-    return Event(name, pull_request_number(_load(path)))
+    payload = _load(path)
+    return Event(name, pull_request_number(payload), from_fork(payload))
+
+
+def from_fork(payload: Any) -> bool:
+    """Whether the pull request's head lives in another repository than its base.
+
+    A head repository that is gone (a deleted fork) counts as a fork.
+    """
+    pr = payload.get("pull_request") if isinstance(payload, dict) else None
+    if not isinstance(pr, dict):
+        return False
+    head, base = pr.get("head"), pr.get("base")
+    if not isinstance(head, dict) or not isinstance(base, dict):
+        return False
+    head_repo, base_repo = head.get("repo"), base.get("repo")
+    if not isinstance(base_repo, dict):
+        return False
+    if not isinstance(head_repo, dict):
+        return True
+    return bool(head_repo.get("full_name") != base_repo.get("full_name"))
 
 
 def pull_request_number(payload: Any) -> int | None:

@@ -11,7 +11,12 @@ from tribunal.errors import TribunalError
 
 
 class GitHubError(TribunalError):
-    """A failure to read the Actions context or to talk to the GitHub API."""
+    """A failure to read the Actions context or to talk to the GitHub API; ``status`` is
+    the HTTP status GitHub answered, when it answered one."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def scrub(text: str, secret: str | None, limit: int = 300) -> str:
