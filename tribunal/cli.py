@@ -27,7 +27,8 @@ certainty; blocks with --hard-fail and in the git hooks).
 EPILOG = """\
 exit codes:
   0    ran; report-only, or no CONTRADICTED finding
-  1    --hard-fail and at least one CONTRADICTED finding
+  1    --hard-fail and a CONTRADICTED finding (or, with strict: true in the
+       config, an UNVERIFIED one)
   2    usage, configuration, git or input-file error
   3    internal error (a bug report with the traceback is written)
   130  interrupted

@@ -35,8 +35,8 @@ In working-tree modes, untracked files that are not ignored count as added
 (they are what an agent most often forgets to stage). Ignored files never count.
 
 In CI, on a pull request:
-  tribunal check --base BASE_SHA --head HEAD_SHA --config-from-base \
-      --pr-body body.md --format github --write md=report.md --write sarif=tribunal.sarif
+  tribunal check --base BASE_SHA --head HEAD_SHA --config-from-base --pr-body body.md
+                 --format github --write md=report.md --write sarif=tribunal.sarif
 --config-from-base reads tribunal.yml at the --base commit (the branch the change
 merges into), never the change's own, so a pull request cannot switch its own
 checks off; a config change that would weaken the gate is reported.
