@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from tests.httpreply import reply
+
 TOKEN = "ghs_TestToken0123456789abcdefABCDEF"
 OWNER, NAME = "octo", "widgets"
 BOT = "github-actions[bot]"
@@ -219,14 +221,7 @@ def _handler(owner: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if owner.delay:
                 time.sleep(owner.delay)
             data = json.dumps(payload).encode()
-            with contextlib.suppress(OSError):
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in extra.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
+            reply(self, status, data, extra, "application/json; charset=utf-8")
 
         def log_message(self, format: str, *args: Any) -> None:
             """Quiet: the tests read ``owner.requests`` instead."""

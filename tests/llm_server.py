@@ -23,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from tests.httpreply import reply
+
 
 @dataclass(frozen=True)
 class Received:
@@ -155,14 +157,7 @@ def _handler(owner: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 time.sleep(scripted.delay)
             payload = scripted.body
             data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
-            with contextlib.suppress(OSError):
-                self.send_response(scripted.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in scripted.headers.items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
+            reply(self, scripted.status, data, scripted.headers)
 
         def log_message(self, format: str, *args: Any) -> None:
             """Quiet: the tests read ``owner.requests`` instead."""
