@@ -10,6 +10,7 @@ A case is one YAML file under ``bench/corpus/`` (any depth)::
       ...
     base: {path: contents, ...}     # the first commit
     head: {path: contents or null}  # changes on top of base (null deletes)
+    worktree: {path: contents}      # optional: left uncommitted on top of head (the checkout)
     message: |                      # optional: the head commit's message (claim trailers)
       ...
     claims: |                       # optional: a claims file passed as --claims
@@ -138,6 +139,7 @@ def run_case(case: Case) -> Outcome:
         root = Path(tmp).resolve() / "repo"
         root.mkdir()
         base, head = build_repo(root, case)
+        _write(root, case.extra.get("worktree") or {})  # a range must not read the checkout
         config = parse_config(case.config, "tribunal.yml") if case.config else Config()
         claims_file = None
         if case.claims is not None:

@@ -27,6 +27,13 @@ __all__ = ["ID", "run"]
 
 def run(change: Change) -> Iterator[Finding]:
     state = Run(change)
+    try:
+        yield from _judge(change, state)
+    finally:
+        state.close()
+
+
+def _judge(change: Change, state: Run) -> Iterator[Finding]:
     if _has(change, lambda lang: lang == "python"):
         from tribunal.analyzers.hallucinated_symbol.python_lang import PythonImports
 

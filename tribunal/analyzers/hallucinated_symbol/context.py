@@ -35,6 +35,10 @@ class Run:
 
         return find_project_env(self.change.root)
 
+    def close(self) -> None:
+        """Release what the run made outside the repository (the ignore oracle's scratch)."""
+        self.ignore.close()
+
     def side_label(self, side: Side) -> str:
         snap = self.change.head if side == "head" else self.change.base
         label = getattr(snap, "label", None)

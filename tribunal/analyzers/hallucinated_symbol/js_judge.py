@@ -178,10 +178,7 @@ class ScriptSide:
             if self.tree.is_file(join(base, "package.json")):
                 return f"{join(base, 'package.json')} points its entry at a file the build makes"
         probes = [b + ext for b in tried for ext in ("", ".js", ".ts", "/index.js", "/index.ts")]
-        ignored = self.run.ignore.any_ignored(probes)
-        if ignored is None:
-            return "git could not say whether .gitignore covers it"
-        return ".gitignore covers it (generated, not in the tree)" if ignored else None
+        return self.run.ignore.doubt(probes, "it")
 
     def _through_file(self, base: str) -> bool:
         parts = base.split("/")

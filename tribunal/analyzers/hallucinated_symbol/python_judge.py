@@ -268,10 +268,8 @@ class PySide:
             text = self.tree.text(name)
             if text is not None and f"{part}.py" in text:
                 return f"{name} mentions {part}.py, which the build may write"
-        ignored = self.run.ignore.any_ignored([f"{base}.py", f"{base}/__init__.py", f"{base}.so"])
-        if ignored is None:
-            return "git could not say whether .gitignore covers it"
-        return f".gitignore covers {base}.py (generated, not in the tree)" if ignored else None
+        probes = [f"{base}.py", f"{base}/__init__.py", f"{base}.so"]
+        return self.run.ignore.doubt(probes, f"{base}.py")
 
     def _extends_path(self, module: PyModule) -> str | None:
         for path in module.files:
