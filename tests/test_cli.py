@@ -313,7 +313,7 @@ def test_internal_error_writes_a_bug_report(
 HEAVY = ("tree_sitter", "yaml", "pydantic", "httpx", "jsonschema", "ollama", "sarif_kit")
 #: ~6 ms of every commit (``dataclasses`` imports ``inspect``): the values this path
 #: builds are NamedTuples and plain classes instead.
-SLOW_STDLIB = {"dataclasses", "inspect"}
+SLOW_STDLIB = {"dataclasses", "inspect", "tempfile"}  # tempfile: ~7 ms, only ranges need it
 
 _PROBE = """\
 import json, sys

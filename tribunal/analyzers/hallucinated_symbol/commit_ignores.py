@@ -16,12 +16,15 @@ inside a submodule, or below a ``.gitignore`` too large to read, gets no answer.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tribunal.gitcmd import BlobTooLarge, Git, no_git_env
 from tribunal.snapshot import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    import tempfile
 
 #: Regular files; a symlink (120000) named .gitignore is no rule file to git.
 _REGULAR = (b"100644", b"100755")
@@ -115,6 +118,8 @@ class CommitIgnores:
     def _scratch_git(self) -> tuple[Git, tuple[str, ...]]:
         """git run in the scratch work tree (made on first use), and the options that pin it."""
         if self._checker is None:
+            import tempfile  # only ranges ask; the commit hook's start-up must not pay
+
             self._scratch = tempfile.TemporaryDirectory(
                 prefix="tribunal-ignore-", ignore_cleanup_errors=True
             )
