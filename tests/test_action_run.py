@@ -388,3 +388,29 @@ def test_text_output_cannot_issue_workflow_commands(
     assert "::add-mask::/test_x.py" in inside  # the file's own line, shown, not obeyed
     outside = lines[:start] + lines[lines.index(f"::{token}::") + 1 :]
     assert not any(line.startswith("::") for line in outside)
+
+
+def test_a_merge_queue_run_checks_the_queued_range_and_posts_no_comment(
+    installed: Installed, tmp_path: Path, pr_repo: tuple[GitRepo, str, str], server: FakeGitHub
+) -> None:
+    """A required check must also run for the merge queue, whose event has no pull request."""
+    repo, base, head = pr_repo
+    event = {"action": "checks_requested", "merge_group": {"base_sha": base, "head_sha": head}}
+    run = run_action(installed, tmp_path, repo, server, event, **{"hard-fail": "true"})
+    assert run.outputs["contradicted"] == "1" and run.failed
+    assert server.made() == []
+    assert "no pull request to comment on" in run.step("Post the report").stdout
+    assert "tests/test\\_calc.py" in _summary(tmp_path)
+
+
+def test_comment_key_gives_each_project_its_own_comment(
+    installed: Installed, tmp_path: Path, pr_repo: tuple[GitRepo, str, str], server: FakeGitHub
+) -> None:
+    repo, base, head = pr_repo
+    for key in ("api", "web"):
+        run = run_action(
+            installed, tmp_path / key, repo, server, _event(base, head), **{"comment-key": key}
+        )
+        assert not run.failed
+    firsts = [c["body"].splitlines()[0] for c in server.comments[PR]]
+    assert firsts == ["<!-- tribunal-report: api -->", "<!-- tribunal-report: web -->"]

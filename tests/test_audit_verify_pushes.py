@@ -142,6 +142,7 @@ def test_the_config_comes_from_the_base_never_from_the_pushed_change(
         (("--base", "0" * 40), "all zeros (a new branch)"),
         (("--head", "HEAD"), "--base is required"),
         (("--base", "nope"), "--base nope: no such commit"),
+        (("--base", "f" * 40), "after a force-push the old tip is gone"),
         (("HEAD~1..HEAD", "--base", "HEAD"), "not both"),
     ],
 )

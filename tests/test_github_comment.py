@@ -525,3 +525,35 @@ def test_the_token_is_required_and_must_be_one_word() -> None:
     with pytest.raises(GitHubError, match="spaces or control characters") as info:
         context.token({"GITHUB_TOKEN": "ghs_a\r\nX-Evil: 1"})
     assert "ghs_a" not in str(info.value)
+
+
+def test_a_key_keeps_two_reports_on_one_pull_request_apart(tmp_path: Path) -> None:
+    """A monorepo's two projects (or a matrix) each keep their own sticky comment."""
+    with github() as server:
+        for run in ("a1", "b1", "a2", "b2"):
+            project = run[0]
+            body = f"{MARKER}\n## report of {run}\n"
+            (tmp_path / run).mkdir()
+            proc = comment(tmp_path / run, server, "--key", f"projects/{project}", body=body)
+            assert proc.returncode == 0, proc.stderr
+        first, second = server.comments[7]
+    assert first["body"] == "<!-- tribunal-report: projects/a -->\n## report of a2\n"
+    assert second["body"] == "<!-- tribunal-report: projects/b -->\n## report of b2\n"
+    assert len(server.made("POST")) == 2 and len(server.made("PATCH")) == 2
+
+
+def test_an_unkeyed_report_leaves_keyed_comments_alone(tmp_path: Path) -> None:
+    with github() as server:
+        keyed = server.add(7, "<!-- tribunal-report: api -->\nold")
+        proc = comment(tmp_path, server)
+    assert proc.returncode == 0
+    assert server.body_of(keyed) == "<!-- tribunal-report: api -->\nold"
+    assert len(server.made("POST")) == 1
+
+
+@pytest.mark.parametrize("key", ["a-->b", "x" * 65, "has space", ""])
+def test_a_key_that_could_break_the_marker_is_a_usage_error(tmp_path: Path, key: str) -> None:
+    with github() as server:
+        proc = comment(tmp_path, server, "--key", key)
+        assert server.made("POST") == []
+    assert proc.returncode == 2 and "--key" in proc.stderr

@@ -68,6 +68,12 @@ def add_parser(sub: Any, epilog: str) -> None:
         help=f"the login the token posts as (default: {DEFAULT_AUTHOR})",
     )
     p.add_argument(
+        "--key",
+        metavar="KEY",
+        help="keep this report's comment apart from others on the same pull request "
+        "(a monorepo's projects, a matrix): letters, digits, . _ / -",
+    )
+    p.add_argument(
         "--hard-fail", action="store_true", help="exit 2 when the comment cannot be posted"
     )
     p.add_argument(
@@ -173,9 +179,10 @@ def _comment(ns: argparse.Namespace, env: Mapping[str, str], report: str, summar
         if summarized or ns.no_step_summary
         else "Run `tribunal check` on this range to see the rest."
     )
-    body = fit(sticky.with_marker(report), COMMENT, pointer)
+    marker = sticky.marker_for(ns.key)
+    body = fit(sticky.with_marker(report, marker), COMMENT, pointer)
     with Api(api_url, token, ns.timeout) as api:
-        posted = sticky.post(api, repo, event.pull_request, body, ns.author)
+        posted = sticky.post(api, repo, event.pull_request, body, ns.author, marker)
     print(f"tribunal: {posted.action} comment {posted.url}")
 
 

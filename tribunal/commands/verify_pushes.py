@@ -80,7 +80,7 @@ def run(ns: argparse.Namespace) -> int:
     # workflow log a line of theirs must never be obeyed as a command.
     resume = _stop_commands() if ns.format == "github" else None
     with repo.git() as git:
-        base = require_commit(git, base_spec, "--base")
+        base = _base_commit(git, base_spec)
         head = require_commit(git, head_spec, "--head")
         results = []
         for rng in _plans(git, base, head, ns.each_commit):
@@ -120,6 +120,18 @@ def _specs(ns: argparse.Namespace) -> tuple[str, str]:
             "e.g. --base origin/main"
         )
     return ns.base, ns.head or "HEAD"
+
+
+def _base_commit(git: Git, spec: str) -> str:
+    """The base commit; after a force-push the old tip may be gone, and that is worth saying."""
+    from tribunal.errors import GitError
+    from tribunal.sources import require_commit
+
+    try:
+        return require_commit(git, spec, "--base")
+    except GitError as exc:
+        hint = "; after a force-push the old tip is gone: pass the branch it was made from"
+        raise GitError(f"{exc}{hint}") from None
 
 
 def _plans(git: Git, base: str, head: str, each: bool) -> list[RangePlan]:

@@ -10,8 +10,10 @@ and then edit it into a fake all-green one.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal, NamedTuple
 
+from tribunal.errors import UsageError
 from tribunal.github.api import Api
 from tribunal.github.context import Repository
 from tribunal.github.errors import GitHubError
@@ -24,21 +26,40 @@ class Posted(NamedTuple):
     url: str
 
 
-def with_marker(body: str) -> str:
-    """The body with the marker as its first line, so the next run can find it."""
-    return body if body.split("\n", 1)[0].rstrip("\r") == MARKER else f"{MARKER}\n{body}"
+#: What may name one report among several on a pull request (a monorepo's projects, a
+#: matrix): nothing that could end the HTML comment the marker is.
+KEY = re.compile(r"[A-Za-z0-9._/-]{1,64}")
 
 
-def is_ours(comment: Any, author: str) -> bool:
+def marker_for(key: str | None) -> str:
+    """The hidden first line of our comment; a key keeps two reports on one PR apart."""
+    if key is None:
+        return MARKER
+    if not KEY.fullmatch(key) or "--" in key:
+        raise UsageError(f"--key {key!r}: use letters, digits and . _ / - (at most 64)")
+    return f"<!-- tribunal-report: {key} -->"
+
+
+def with_marker(body: str, marker: str = MARKER) -> str:
+    """The body with ``marker`` as its first line, so the next run can find it."""
+    first, sep, rest = body.partition("\n")
+    if first.rstrip("\r") == MARKER:  # the report's own marker, keyed or not
+        return f"{marker}{sep}{rest}"
+    return f"{marker}\n{body}"
+
+
+def is_ours(comment: Any, author: str, marker: str = MARKER) -> bool:
     if not isinstance(comment, dict):
         return False
     body, user = comment.get("body"), comment.get("user")
     login = user.get("login") if isinstance(user, dict) else None
     first = body.split("\n", 1)[0].rstrip("\r") if isinstance(body, str) else None
-    return first == MARKER and login == author and isinstance(comment.get("id"), int)
+    return first == marker and login == author and isinstance(comment.get("id"), int)
 
 
-def find_ours(api: Api, repo: Repository, number: int, author: str) -> int | None:
+def find_ours(
+    api: Api, repo: Repository, number: int, author: str, marker: str = MARKER
+) -> int | None:
     """The id of our oldest comment on the pull request, or None.
 
     GitHub lists issue comments oldest first, so the first match is the oldest
@@ -48,14 +69,16 @@ def find_ours(api: Api, repo: Repository, number: int, author: str) -> int | Non
     what = f"list the comments of pull request #{number} in {repo}"
     for page in api.pages(url, what):
         for comment in page:
-            if is_ours(comment, author):
+            if is_ours(comment, author, marker):
                 return int(comment["id"])
     return None
 
 
-def post(api: Api, repo: Repository, number: int, body: str, author: str) -> Posted:
-    """Update our comment if there is one, else create it."""
-    existing = find_ours(api, repo, number, author)
+def post(
+    api: Api, repo: Repository, number: int, body: str, author: str, marker: str = MARKER
+) -> Posted:
+    """Update our comment if there is one, else create it; ``body`` starts with ``marker``."""
+    existing = find_ours(api, repo, number, author, marker)
     if existing is None:
         url = f"{api.base_url}/repos/{repo}/issues/{number}/comments"
         what = f"create a comment on pull request #{number} in {repo}"
