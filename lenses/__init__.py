@@ -72,6 +72,20 @@ def configured_lenses(config: Config) -> list[Lens]:
     return [lens for lens in lenses.values() if lens.enabled]
 
 
+def gate_analyzers(config: Config) -> tuple[str, ...]:
+    """Every analyzer an enabled lens runs under ``config``: what the push gate judges with.
+
+    CI's ``check --config-from-base`` runs exactly these, so that it blocks what
+    the pre-push gate blocks and nothing more (a lens switched off in the
+    trusted config is off in CI too). The suite lens runs no analyzer.
+    """
+    found: dict[str, None] = {}
+    for lens in configured_lenses(config):
+        if lens.kind == "analyzers":
+            found.update(dict.fromkeys(plan(lens, config).runnable))
+    return tuple(found)
+
+
 def plan(lens: Lens, config: Config) -> LensPlan:
     """Which of the lens's analyzers run under ``config``, with a note for each that cannot."""
     runnable = []

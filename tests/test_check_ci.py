@@ -237,3 +237,33 @@ def test_under_strict_a_teams_own_config_change_does_not_block(repo: GitRepo) ->
     )
     assert result.code == 0, result.stdout
     assert "gate weakened by this change: turns strict off" in result.stdout
+
+
+def test_a_lens_off_in_the_base_config_is_off_in_ci_as_at_the_push_gate(repo: GitRepo) -> None:
+    """CI is the push gate re-run: it must not block what the gate lets through."""
+    base = repo.commit({**CALC, "tribunal.yml": "lenses:\n  tests:\n    enabled: false\n"}, "b")
+    head = repo.commit({"tests/test_calc.py": ASSERTION_FREE_TEST}, "add a test")
+    assert repo.tribunal("verify-pushes", "--base", base, "--head", head).code == 0
+    ci = repo.tribunal(
+        "check", "--base", base, "--head", head, "--config-from-base", "--hard-fail",
+        "--format", "json",
+    )  # fmt: skip
+    assert ci.code == 0, ci.stdout
+    assert "assertion-free-test" not in json.loads(ci.stdout)["analyzers"]
+    # Without the flag, check is the analyzer runner it always was.
+    assert repo.tribunal("check", "--base", base, "--head", head, "--hard-fail").code == 1
+
+
+def test_under_strict_an_added_suppression_on_clean_code_does_not_block(repo: GitRepo) -> None:
+    """As at the gate: the note that a suppression was added informs and is logged."""
+    base = repo.commit({**CALC, "tribunal.yml": "strict: true\n"}, "base")
+    quiet = GOOD_TEST.replace("():", "():  # tribunal: ignore[assertion-free-test] flaky")
+    head = repo.commit({"tests/test_calc.py": quiet}, "a real test")
+    result = repo.tribunal(
+        "check", "--base", base, "--head", head, "--config-from-base", "--hard-fail",
+        "--format", "json",
+    )  # fmt: skip
+    findings = json.loads(result.stdout)["findings"]
+    assert [f["verdict"] for f in findings if f["analyzer"] == "suppression"] == ["UNVERIFIED"]
+    assert result.code == 0, result.stdout
+    assert repo.tribunal("verify-pushes", "--base", base, "--head", head).code == 0

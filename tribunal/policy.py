@@ -2,14 +2,19 @@
 
 CONTRADICTED blocks. Under ``strict: true`` (the team's choice, in the trusted
 config) UNVERIFIED blocks too, as it does at the pre-push gate, so CI is never
-weaker than the hook it re-runs; a change's weakening of the config itself
-never blocks, so that a team can still push its own config change.
+weaker than the hook it re-runs. The notes about the change itself (a
+weakening of the config, a suppression it adds) never block, as at the gate:
+they are reported and logged, and a team must be able to push its own config
+change; a suppressed finding is UNVERIFIED in its own right and does block.
 """
 
 from __future__ import annotations
 
 from tribunal.findings import Report, Verdict
-from tribunal.registry import WEAKENED_ID
+from tribunal.registry import SUPPRESSION_ID, WEAKENED_ID
+
+#: Findings about the change itself rather than the code: never gating.
+CHANGE_NOTES = frozenset({WEAKENED_ID, SUPPRESSION_ID})
 
 
 def blocking_verdict(report: Report, *, hard_fail: bool, strict: bool) -> Verdict | None:
@@ -19,7 +24,7 @@ def blocking_verdict(report: Report, *, hard_fail: bool, strict: bool) -> Verdic
     if report.count(Verdict.CONTRADICTED):
         return Verdict.CONTRADICTED
     if strict and any(
-        f.verdict is Verdict.UNVERIFIED and f.analyzer != WEAKENED_ID for f in report.findings
+        f.verdict is Verdict.UNVERIFIED and f.analyzer not in CHANGE_NOTES for f in report.findings
     ):
         return Verdict.UNVERIFIED
     return None

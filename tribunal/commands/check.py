@@ -39,7 +39,9 @@ In CI, on a pull request:
                  --format github --write md=report.md --write sarif=tribunal.sarif
 --config-from-base reads tribunal.yml at the --base commit (the branch the change
 merges into), never the change's own, so a pull request cannot switch its own
-checks off; a config change that would weaken the gate is reported.
+checks off; a config change that would weaken the gate is reported. It also
+runs what the push gate's lenses run (a lens off in that config is off here);
+the suite lens runs only at pre-push and in `tribunal verify-pushes`.
 """
 
 
@@ -124,7 +126,7 @@ def run(ns: argparse.Namespace) -> int:
             from tribunal.claims.sources import load_claims
 
             change.claims = load_claims(change, claims_file=ns.claims, pr_body=ns.pr_body, cwd=cwd)
-        report = analyze(change)
+        report = analyze(change, only=_gate_analyzers(change.config, ns.config_from_base))
     if ns.config_from_base:
         report = report._replace(
             findings=report.findings + notes, notes=(*report.notes, f"config: {where}")
@@ -168,6 +170,15 @@ def _base_config(git: Git, base: str, head: str) -> tuple[Config, tuple[Finding,
     base_sha = require_commit(git, base, "--base")
     trusted = trusted_config_at(git, base_sha, require_commit(git, head, "--head"), base)
     return trusted.config, trusted.notes, trusted.source
+
+
+def _gate_analyzers(config: Config, as_the_gate: bool) -> tuple[str, ...] | None:
+    """With --config-from-base, what the push gate's lenses run (None: every enabled one)."""
+    if not as_the_gate:
+        return None
+    from tribunal.lenses import gate_analyzers
+
+    return gate_analyzers(config)
 
 
 def _write(path: Path, text: str) -> None:
