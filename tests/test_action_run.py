@@ -340,7 +340,8 @@ def _crashing_venv(tmp_path: Path) -> Path:
 def test_an_analyzer_crash_still_posts_the_report_and_fails_closed_only_when_gating(
     installed: Installed, tmp_path: Path, repo: GitRepo, server: FakeGitHub, hard_fail: str
 ) -> None:
-    base = repo.commit(CALC, "base")
+    lens = "lenses:\n  boom:\n    analyzers: [fake-boom]\n"  # CI runs what the lenses run
+    base = repo.commit({**CALC, "tribunal.yml": lens}, "base")
     head = repo.commit({"boom.py": "x = 1\n"}, "a file the fake analyzer crashes on")
     job = _job(
         tmp_path, repo, server, installed.action_path, _event(base, head),
@@ -414,3 +415,109 @@ def test_comment_key_gives_each_project_its_own_comment(
         assert not run.failed
     firsts = [c["body"].splitlines()[0] for c in server.comments[PR]]
     assert firsts == ["<!-- tribunal-report: api -->", "<!-- tribunal-report: web -->"]
+
+
+def _stub_venv(tmp: Path, real: Path) -> Path:
+    """An install whose `tribunal check` dies with an internal error before writing any
+    report (exit 3, as the CLI does on an unexpected exception); every other command
+    is the real one."""
+    venv = tmp / "stub-venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(real / "bin" / "python")
+    script = venv / "bin" / "tribunal"
+    script.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = check ]; then echo "tribunal: internal error" >&2; exit 3; fi\n'
+        f'exec "{real}/bin/tribunal" "$@"\n'
+    )
+    script.chmod(0o755)
+    return venv
+
+
+def test_a_second_run_in_the_same_job_never_posts_the_first_runs_report(
+    installed: Installed, tmp_path: Path, repo: GitRepo, server: FakeGitHub
+) -> None:
+    """A job may run the action twice (comment-key). $RUNNER_TEMP is the job's, so the
+    first run's report would still be there when the second run's check crashes before
+    writing one: that stale report must not become the second comment (nor its counts
+    the outputs), and a run with no report of its own is no pass."""
+    base = repo.commit(CALC, "base")
+    head = repo.commit({"tests/test_calc.py": GOOD_TEST}, "test add")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = actions_env(tmp_path, server.url, _event(base, head))
+    env.pop("PATH"), env.pop("HOME"), env.pop("LANG")
+    venv = temp / "tribunal-venv"
+
+    def run(key: str, install: Path) -> Any:
+        if venv.is_symlink():
+            venv.unlink()
+        venv.symlink_to(install)
+        job = Runner(repo.path, temp, installed.action_path, _event(base, head), env, ("Install",))
+        return job.run({"comment-key": key})
+
+    first = run("api", installed.venv)
+    assert not first.failed and len(server.made("POST")) == 1
+    second = run("web", _stub_venv(tmp_path, installed.venv))
+    assert second.outputs["exit-code"] == "3"
+    assert len(server.made("POST")) == 1, "web's comment is api's report"
+    assert second.failed
+
+
+class _PullRequestRunner(Runner):
+    """The runner with the `github` context fields a pull_request run also has."""
+
+    def _github(self) -> dict[str, Any]:
+        return {
+            **super()._github(),
+            "event_name": "pull_request",
+            "base_ref": self.env["GITHUB_BASE_REF"],
+            "sha": self.env["GITHUB_SHA"],
+        }
+
+
+def test_the_config_is_the_base_branchs_tip_not_the_events_frozen_base_sha(
+    installed: Installed, tmp_path: Path, repo: GitRepo, server: FakeGitHub
+) -> None:
+    """GitHub freezes `pull_request.base.sha` (the base tip when the PR was opened); it
+    does not follow the base branch. A team tightens tribunal.yml on main after the PR
+    was opened: the PR must be judged by main's config now (what actions/checkout
+    fetched as origin/main and merged into refs/pull/N/merge), not by the old one."""
+    loose = "analyzers:\n  assertion-free-test: false\n"
+    opened_at = repo.commit({**CALC, "tribunal.yml": loose}, "base when the PR was opened")
+    repo.git("checkout", "-q", "-b", "feature")
+    head = repo.commit({"tests/test_calc.py": ASSERTION_FREE_TEST}, "add a test")
+    repo.git("checkout", "-q", "main")
+    tip = repo.commit({"tribunal.yml": None}, "tighten: every analyzer on")
+    repo.git("update-ref", "refs/remotes/origin/main", tip)
+    repo.git("merge", "-q", "--no-ff", "--no-edit", head)  # what checkout puts at HEAD
+    merge = repo.git("rev-parse", "HEAD")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    (temp / "tribunal-venv").symlink_to(installed.venv)
+    event = _event(opened_at, head)
+    env = actions_env(tmp_path, server.url, event, GITHUB_BASE_REF="main", GITHUB_SHA=merge)
+    env.pop("PATH"), env.pop("HOME"), env.pop("LANG")
+    job = _PullRequestRunner(repo.path, temp, installed.action_path, event, env, ("Install",))
+    run = job.run({})
+    assert run.outputs["exit-code"] == "0", run.step("Run the gate").stderr
+    assert run.outputs["contradicted"] == "1", server.made("POST")[0].body["body"]
+
+
+def test_error_messages_naming_files_are_never_obeyed_as_commands(
+    installed: Installed, tmp_path: Path, repo: GitRepo, server: FakeGitHub
+) -> None:
+    """The runner reads ``##[cmd]`` anywhere in a line: an analyzer's crash message names
+    the file, so it is printed inside a stop-commands block, after the annotations."""
+    lens = "lenses:\n  boom:\n    analyzers: [fake-boom]\n"
+    base = repo.commit({**CALC, "tribunal.yml": lens}, "base")
+    head = repo.commit({"x##[add-mask]boom.py": "x = 1\n"}, "a hostile name")
+    job = _job(
+        tmp_path, repo, server, installed.action_path, _event(base, head),
+        venv=_crashing_venv(tmp_path),
+    )  # fmt: skip
+    lines = job.run({}).step("Run the gate").stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("::stop-commands::"))
+    end = lines.index("::" + lines[start].removeprefix("::stop-commands::") + "::")
+    hostile = [i for i, line in enumerate(lines) if "##[add-mask]" in line and line[:2] != "::"]
+    assert hostile and all(start < i < end for i in hostile)

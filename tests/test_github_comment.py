@@ -528,7 +528,7 @@ def test_the_token_is_required_and_must_be_one_word() -> None:
 
 
 def test_a_key_keeps_two_reports_on_one_pull_request_apart(tmp_path: Path) -> None:
-    """A monorepo's two projects (or a matrix) each keep their own sticky comment."""
+    """Two runs on one pull request (other workflows, other ranges) keep a comment each."""
     with github() as server:
         for run in ("a1", "b1", "a2", "b2"):
             project = run[0]

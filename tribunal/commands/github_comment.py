@@ -71,7 +71,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         "--key",
         metavar="KEY",
         help="keep this report's comment apart from others on the same pull request "
-        "(a monorepo's projects, a matrix): letters, digits, . _ / -",
+        "(other workflows or ranges): letters, digits, . _ / -",
     )
     p.add_argument(
         "--hard-fail", action="store_true", help="exit 2 when the comment cannot be posted"

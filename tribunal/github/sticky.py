@@ -26,8 +26,8 @@ class Posted(NamedTuple):
     url: str
 
 
-#: What may name one report among several on a pull request (a monorepo's projects, a
-#: matrix): nothing that could end the HTML comment the marker is.
+#: What may name one report among several on a pull request (other workflows, other
+#: ranges): nothing that could end the HTML comment the marker is.
 KEY = re.compile(r"[A-Za-z0-9._/-]{1,64}")
 
 
