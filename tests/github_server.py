@@ -22,12 +22,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tests.httpreply import reply
+from tests.httpreply import LocalServer, reply
 
 TOKEN = "ghs_TestToken0123456789abcdefABCDEF"
 OWNER, NAME = "octo", "widgets"
@@ -58,7 +58,7 @@ class Failure:
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
-class FakeGitHub:
+class FakeGitHub(LocalServer):
     """One repository's pull-request comments behind a REST API on 127.0.0.1."""
 
     def __init__(self, token: str = TOKEN, login: str = BOT, link_host: str | None = None) -> None:
@@ -71,17 +71,7 @@ class FakeGitHub:
         self._failures: dict[str, list[Failure]] = {}
         self._next_id = 1000
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        self._server.block_on_close = False
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        super().__init__(_handler(self))
 
     def add(self, number: int, body: str, login: str = BOT) -> int:
         """A comment already on pull request ``number``; returns its id."""
@@ -103,14 +93,6 @@ class FakeGitHub:
                 if comment["id"] == comment_id:
                     return str(comment["body"])
         raise KeyError(comment_id)
-
-    def __enter__(self) -> FakeGitHub:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
     # -- the API (called by the handler, under the lock) --------------------------
 

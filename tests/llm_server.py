@@ -19,11 +19,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
-from tests.httpreply import reply
+from tests.httpreply import LocalServer, reply
 
 
 @dataclass(frozen=True)
@@ -104,36 +104,18 @@ def reply_for(request: Received, content: Any, **extra: Any) -> Scripted:
     return openai_reply(content, **extra)
 
 
-class FakeLLM:
+class FakeLLM(LocalServer):
     """A scripted chat server; ``url`` is ``http://<host>:<port>`` (loopback by default)."""
 
     def __init__(self, responder: Responder, host: str = "127.0.0.1") -> None:
         self.responder = responder
         self.requests: list[Received] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer((host, 0), _handler(self))
-        self._server.daemon_threads = True
-        self._server.block_on_close = False
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        super().__init__(_handler(self), host)
 
     def record(self, request: Received) -> None:
         with self._lock:
             self.requests.append(request)
-
-    def __enter__(self) -> FakeLLM:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
 
 
 def _handler(owner: FakeLLM) -> type[BaseHTTPRequestHandler]:
