@@ -51,13 +51,16 @@ def test_a_pushed_range_with_a_contradicted_commit_is_rejected(
         ci.tribunal("verify-pushes", f"{base}..origin/pushed", "--format", "json").stdout
     )
     assert as_json["results"][0]["passed"] is False and as_json["head"] == bad
-    assert as_json["results"][0]["commits"] == [{"commit": bad, "subject": "add a test"}]
+    assert as_json["results"][0]["commits"] == [
+        {"commit": bad, "subject": "add a test", "alone": "rejected"}
+    ]
 
 
 def test_a_rejected_range_names_every_commit_that_would_have_been_turned_away(
     dev: GitRepo, tmp_path: Path
 ) -> None:
-    """The local gate rejects a push as a whole: CI lists each commit of it, merges aside."""
+    """The local gate rejects a push as a whole: CI lists each commit of it, merges aside,
+    and says which of them would be rejected on its own (where the defect is)."""
     base = dev.git("rev-parse", "HEAD")
     first = dev.commit({"tests/test_bad.py": ASSERTION_FREE_TEST}, "add a test")
     second = dev.commit({"notes.txt": "x\n"}, "unrelated follow-up")
@@ -66,8 +69,8 @@ def test_a_rejected_range_names_every_commit_that_would_have_been_turned_away(
     assert result.code == 1
     listed = result.stdout.split("commits that would have been rejected (2):\n", 1)[1]
     assert listed.splitlines()[:2] == [
-        f"    {first[:12]} add a test",
-        f"    {second[:12]} unrelated follow-up",
+        f"    {first[:12]} add a test  [rejected on its own]",
+        f"    {second[:12]} unrelated follow-up  [passes on its own]",
     ]
 
 

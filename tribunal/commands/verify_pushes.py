@@ -29,7 +29,9 @@ rely on.
 
 The range is --base..--head (or BASE..HEAD): the commits reachable from the
 head and not from the base, judged as one push, exactly as the pre-push gate
-judges a push of the head to a remote whose branch is at the base. With
+judges a push of the head to a remote whose branch is at the base. When it
+would have been rejected, every commit of it is listed, each also judged on its
+own, so the team sees which commits carry the defect. With
 --each-commit, every non-merge commit of the range is judged on its own
 against its first parent (stricter than the local gate, which judges a push as
 a whole: a commit that a later one fixes is rejected too).
@@ -88,6 +90,8 @@ def run(ns: argparse.Namespace) -> int:
             if not result["passed"]:
                 shown = ["-1", rng.head] if ns.each_commit else [head, "--not", base]
                 result["commits"] = _commits(git, shown)
+                if not ns.each_commit:
+                    _judge_alone(repo, git, result["commits"], (base, base_spec))
                 _say_commits(result["commits"], ns.format)
             results.append(result)
     if ns.format == "json":
@@ -190,7 +194,24 @@ def _judge(
 SHOWN_COMMITS = 20
 
 
-def _commits(git: Git, revs: list[str]) -> list[dict[str, str]]:
+def _judge_alone(
+    repo: Repo, git: Git, commits: list[dict[str, Any]], anchor: tuple[str, str]
+) -> None:
+    """For each commit of a rejected push, whether it would be rejected on its own.
+
+    Which commits carry the defect is what the team needs next; the push's own
+    verdict (the gate's) does not change. At most ``SHOWN_COMMITS`` are judged.
+    """
+    from tribunal.hooks.ranges import RangePlan
+
+    for item in commits[:SHOWN_COMMITS]:
+        parents = git.text("rev-list", "--parents", "-n", "1", item["commit"], "--").split()
+        plan = RangePlan(item["commit"], parents[1] if len(parents) > 1 else None, 1)
+        alone = _judge(repo, git, plan, anchor, "json")  # judged quietly
+        item["alone"] = "passes" if alone["passed"] else "rejected"
+
+
+def _commits(git: Git, revs: list[str]) -> list[dict[str, Any]]:
     """The non-merge commits of a rejected range, oldest first: what the team should look at.
 
     The local gate rejects a push as a whole, so every commit of it would have
@@ -204,12 +225,14 @@ def _commits(git: Git, revs: list[str]) -> list[dict[str, str]]:
     return commits
 
 
-def _say_commits(commits: list[dict[str, str]], fmt: str) -> None:
+def _say_commits(commits: list[dict[str, Any]], fmt: str) -> None:
     if fmt == "json":
         return
     print(f"  commits that would have been rejected ({len(commits)}):")
     for item in commits[:SHOWN_COMMITS]:
-        print(f"    {item['commit'][:12]} {item['subject']}")
+        alone = {"rejected": "  [rejected on its own]", "passes": "  [passes on its own]"}
+        note = alone.get(str(item.get("alone")), "")
+        print(f"    {item['commit'][:12]} {item['subject']}{note}")
     if len(commits) > SHOWN_COMMITS:
         print(f"    ... and {len(commits) - SHOWN_COMMITS} more (--format json lists them all)")
 
