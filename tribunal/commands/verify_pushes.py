@@ -91,7 +91,8 @@ def run(ns: argparse.Namespace) -> int:
                 shown = ["-1", rng.head] if ns.each_commit else [head, "--not", base]
                 result["commits"] = _commits(git, shown)
                 if not ns.each_commit:
-                    _judge_alone(repo, git, result["commits"], (base, base_spec))
+                    alone = {plan.head: plan for plan in _plans(git, base, head, True)}
+                    _judge_alone(repo, git, result["commits"], alone, (base, base_spec))
                 _say_commits(result["commits"], ns.format)
             results.append(result)
     if ns.format == "json":
@@ -177,9 +178,8 @@ def _judge(
     target = Target(PushedRef(None, rng.head, None, rng.base), None, None)
     convened = convene_planned(repo, git, target, rng, trusted, Progress(), council=False)
     result = evaluate(convened.path, convened.expected, convened.key)
-    label = f"{(rng.base or 'root')[:12]}..{rng.head[:12]}"
     if fmt != "json":
-        write_lines(sys.stdout, gate_lines(label, convened, result))
+        write_lines(sys.stdout, gate_lines(_label(rng.base, rng.head), convened, result))
     return {
         "base": rng.base,
         "head": rng.head,
@@ -190,25 +190,32 @@ def _judge(
     }
 
 
+def _label(base: str | None, head: str) -> str:
+    return f"{(base or 'root')[:12]}..{head[:12]}"
+
+
 #: Rejected commits listed by name, at most; the JSON has them all.
 SHOWN_COMMITS = 20
 
 
 def _judge_alone(
-    repo: Repo, git: Git, commits: list[dict[str, Any]], anchor: tuple[str, str]
+    repo: Repo,
+    git: Git,
+    commits: list[dict[str, Any]],
+    plans: dict[str, RangePlan],
+    anchor: tuple[str, str],
 ) -> None:
-    """For each commit of a rejected push, whether it would be rejected on its own.
+    """For each commit of a rejected push, whether it would be rejected on its own
+    (``plans``: the --each-commit plans, by commit).
 
     Which commits carry the defect is what the team needs next; the push's own
     verdict (the gate's) does not change. At most ``SHOWN_COMMITS`` are judged.
     """
-    from tribunal.hooks.ranges import RangePlan
-
     for item in commits[:SHOWN_COMMITS]:
-        parents = git.text("rev-list", "--parents", "-n", "1", item["commit"], "--").split()
-        plan = RangePlan(item["commit"], parents[1] if len(parents) > 1 else None, 1)
-        alone = _judge(repo, git, plan, anchor, "json")  # judged quietly
-        item["alone"] = "passes" if alone["passed"] else "rejected"
+        plan = plans.get(item["commit"])
+        if plan is not None:
+            alone = _judge(repo, git, plan, anchor, "json")  # judged quietly
+            item["alone"] = "passes" if alone["passed"] else "rejected"
 
 
 def _commits(git: Git, revs: list[str]) -> list[dict[str, Any]]:
@@ -253,7 +260,7 @@ def _annotate(results: list[dict[str, Any]]) -> None:
     for result in results:
         if result["passed"]:
             continue
-        label = f"{(result['base'] or 'root')[:12]}..{result['head'][:12]}"
+        label = _label(result["base"], result["head"])
         count = len(result.get("commits", ()))
         reasons = "\n".join(result["reasons"])
         noun = "commit" if count == 1 else "commits"
