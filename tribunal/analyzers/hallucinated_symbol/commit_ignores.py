@@ -109,11 +109,7 @@ class CommitIgnores:
 
     def _check(self, paths: list[str]) -> set[str]:
         checker, pinned = self._scratch_git()
-        stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
-        out = checker.run(
-            *pinned, "check-ignore", "-z", "--stdin", "--no-index", stdin=stdin, ok_codes=(0, 1)
-        )
-        return {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
+        return check_ignore(checker, pinned, paths)
 
     def _scratch_git(self) -> tuple[Git, tuple[str, ...]]:
         """git run in the scratch work tree (made on first use), and the options that pin it."""
@@ -148,6 +144,19 @@ def _checker(scratch: Path, env: dict[str, str]) -> tuple[Git, tuple[str, ...]]:
         "-c", f"core.excludesFile={empty}", "-c", "core.ignoreCase=false",
     )  # fmt: skip
     return Git(tree, isolated), pinned
+
+
+def check_ignore(git: Git, options: Sequence[str], paths: Sequence[str]) -> set[str]:
+    """Which of ``paths`` git's ignore rules cover (``git [options] check-ignore``), in one call.
+
+    ``--no-index``: a tracked file that matches a rule still counts, since the
+    question is what the rules say, not what git would add.
+    """
+    stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    out = git.run(
+        *options, "check-ignore", "-z", "--stdin", "--no-index", stdin=stdin, ok_codes=(0, 1)
+    )
+    return {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
 
 
 def ancestors(path: str) -> list[str] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from tribunal.analyzers.hallucinated_symbol.commit_ignores import CommitIgnores
+from tribunal.analyzers.hallucinated_symbol.commit_ignores import CommitIgnores, check_ignore
 from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir, resolve_path
 from tribunal.change import Change
 from tribunal.errors import GitError
@@ -71,21 +71,13 @@ class IgnoreOracle:
         try:
             if self._head is not None:
                 return self._head.ask(paths)
-            hits = set(self._worktree_hits(paths))
+            git, root = self._change.git, self._change.root
+            assert git is not None and root is not None
+            hits = check_ignore(git, ("-C", str(root)), paths)
             return {p: p in hits for p in paths}
         except (GitError, OSError):
             self._broken = True
             return dict.fromkeys(paths)
-
-    def _worktree_hits(self, paths: list[str]) -> list[str]:
-        git, root = self._change.git, self._change.root
-        assert git is not None and root is not None
-        stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
-        out = git.run(
-            "-C", str(root), "check-ignore", "-z", "--stdin", "--no-index",
-            stdin=stdin, ok_codes=(0, 1),
-        )  # fmt: skip
-        return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
     def _added(self, paths: Sequence[str]) -> bool:
         """Whether the base commit's rules cover none of the ``paths`` the head's rules do."""
