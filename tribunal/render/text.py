@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tribunal.findings import Finding, Report, Verdict
+from tribunal.policy import blocking_verdict
 
 _MARK = {Verdict.CONTRADICTED: "✗", Verdict.UNVERIFIED: "?", Verdict.PASS: "✓"}
 _COLOR = {Verdict.CONTRADICTED: "31;1", Verdict.UNVERIFIED: "33", Verdict.PASS: "32"}
@@ -59,8 +60,6 @@ def counts_line(report: Report, color: bool) -> str:
 
 
 def exit_reason(report: Report, hard_fail: bool, strict: bool = False) -> str:
-    from tribunal.policy import blocking_verdict
-
     contradicted = report.count(Verdict.CONTRADICTED)
     if report.errors:
         return f"{len(report.errors)} analyzer error(s): see stderr; results are incomplete"
