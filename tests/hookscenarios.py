@@ -269,19 +269,46 @@ def failing_suite_rejects_with_its_output(user: UserRepo) -> None:
     assert suite.verdict == "ERROR" and suite.kind == "suite"
 
 
-def concurrent_pushes(user: UserRepo) -> None:
+def concurrent_pushes(user: UserRepo, tmp_path: Path, *, together: bool) -> None:
+    """Two convenes of one repository overlap for certain: each push's suite waits until
+    the other's has started, so serialized convenes would time out and reject.
+
+    ``together`` starts both pushes at the same instant (their worktree adds race too).
+    Under the pre-commit framework the second starts only once the first is inside its
+    convene: pre-commit's own preamble (``git diff``, then ``git write-tree`` on the
+    user's index) dies on git's index lock when another pre-commit holds it, a race of
+    the framework before any hook runs (README, "Use it as git hooks").
+    """
+    meet = tmp_path / "meet"
+    meet.mkdir()
+    q_meet = shlex.quote(str(meet))
+    set_remote_config(
+        user,
+        suite_config(
+            f"for b in one two; do [ -e src/$b.py ] && touch {q_meet}/$b; done; i=0; "
+            f"until [ -e {q_meet}/one ] && [ -e {q_meet}/two ]; do "
+            "i=$((i+1)); [ $i -gt 900 ] && exit 9; sleep 0.1; done"
+        ),
+    )
     for branch in ("one", "two"):
         user.git("checkout", "-q", "-b", branch, "main")
         user.commit(
             {f"src/{branch}.py": f"{branch} = 1\n", f"tests/test_{branch}.py": GOOD_TEST}, branch
         )
     user.git("checkout", "-q", "main")
-    procs = [
-        start(user.path, ["git", "push", "origin", branch], user.env) for branch in ("one", "two")
-    ]
-    outputs = [proc.communicate(timeout=120)[0] for proc in procs]
+    before = state(user.path)
+    procs = [start(user.path, ["git", "push", "origin", "one"], user.env)]
+    if not together:
+        wait_for(lambda: (meet / "one").exists(), timeout=90, what="the first convene")
+    procs.append(start(user.path, ["git", "push", "origin", "two"], user.env))
+    outputs = [proc.communicate(timeout=180)[0] for proc in procs]
     assert [proc.returncode for proc in procs] == [0, 0], outputs
-    assert all("unanimous pass" in text for text in outputs)
+    assert all("unanimous pass from 6 lenses" in text for text in outputs), outputs
+    assert sorted(p.name for p in meet.iterdir()) == ["one", "two"]
+    assert [user.remote_sha(b) for b in ("one", "two")] == [
+        user.git("rev-parse", b) for b in ("one", "two")
+    ]
+    assert state(user.path) == before
     no_sandboxes_left(user)
 
 

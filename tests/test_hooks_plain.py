@@ -138,8 +138,8 @@ def test_failing_suite(user: UserRepo) -> None:
     sc.failing_suite_rejects_with_its_output(user)
 
 
-def test_concurrent_pushes(user: UserRepo) -> None:
-    sc.concurrent_pushes(user)
+def test_concurrent_pushes(user: UserRepo, tmp_path: Path) -> None:
+    sc.concurrent_pushes(user, tmp_path, together=True)
 
 
 def test_push_from_a_linked_worktree(user: UserRepo) -> None:
