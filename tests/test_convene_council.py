@@ -206,7 +206,7 @@ def test_council_says_approve_while_the_gate_rejects_and_a_rerun_keeps_the_advic
 def test_a_dead_council_leaves_the_push_to_the_lenses_within_its_budget(tmp_path: Path) -> None:
     slow = {"m1": {"form": lambda r: Scripted(200, {}, delay=60.0)}}
     with serving(scripted(slow)) as server:
-        user = make_user(tmp_path, council_yml(server.url, closed_port_url(), timeout=2))
+        user = make_user(tmp_path, council_yml(server.url, closed_port_url(), timeout=4))
         sha = user.commit(ADDS_TEST, "add a test")
         started = time.monotonic()
         result = sc.push(user)
@@ -216,7 +216,7 @@ def test_a_dead_council_leaves_the_push_to_the_lenses_within_its_budget(tmp_path
     assert elapsed < 20  # a member that answers after 60 s was not waited for
     record = advisory_of(user, sha)
     assert record["status"] == "unavailable"
-    assert record["costs"]["seconds"] <= 2.0
+    assert record["costs"]["seconds"] <= 4.0
     assert HEADLINE + "UNAVAILABLE" in text
     summary = sc.only_summary(user, sha)
     assert summary.gate.decision == "pass"

@@ -77,7 +77,7 @@ def test_advisory_to_a_non_loopback_endpoint_is_not_sent() -> None:
     )
     started = time.monotonic()
     record = run_council_advisory(DIFF, cfg, 30, env={}, factory=never_called)
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 8  # a connection attempt would hang for the 30 s budget
     assert record is not None and record["status"] == "not-sent"
     assert "http://10.255.255.1:9/v1 (b)" in record["reason"]
     assert [m["id"] for m in record["members"]] == ["a", "b"]
