@@ -89,11 +89,11 @@ def test_a_member_slower_than_the_call_timeout_never_blocks_the_others() -> None
     behaviour: dict[str, dict[str, Any]] = {m: {"form": verdict(m)} for m in ("m1", "m2")}
     behaviour["slow"] = {"form": lambda r: Scripted(200, {}, delay=5.0)}
     with serving(scripted(behaviour)) as server:
-        council = plan(*(member(m, "ollama", m, server.url) for m in behaviour), timeout=0.2)
+        council = plan(*(member(m, "ollama", m, server.url) for m in behaviour), timeout=1.0)
         started = time.monotonic()
         result = convene_council(DIFF, council).as_dict()
         elapsed = time.monotonic() - started
-    assert elapsed < 3.0  # the slow member sleeps 5 s
+    assert elapsed < 4.0  # the slow member sleeps 5 s
     assert result["status"] == "ok"
     assert result["dropped"] == [
         {"id": "slow", "phase": "form", "reason": "slow: no reply within the timeout"}
