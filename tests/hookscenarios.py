@@ -299,7 +299,11 @@ def concurrent_pushes(user: UserRepo, tmp_path: Path, *, together: bool) -> None
     before = state(user.path)
     procs = [start(user.path, ["git", "push", "origin", "one"], user.env)]
     if not together:
-        wait_for(lambda: (meet / "one").exists(), timeout=90, what="the first convene")
+        wait_for(
+            lambda: (meet / "one").exists() or procs[0].poll() is not None,
+            timeout=90,
+            what="the first convene (or the end of its push)",
+        )
     procs.append(start(user.path, ["git", "push", "origin", "two"], user.env))
     outputs = [proc.communicate(timeout=180)[0] for proc in procs]
     assert [proc.returncode for proc in procs] == [0, 0], outputs
