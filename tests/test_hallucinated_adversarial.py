@@ -132,6 +132,31 @@ def test_ambient_module_declarations_are_doubts(repo: GitRepo) -> None:
     assert "declare module '*.svg'" in found[0].detail
 
 
+def test_a_relative_module_augmentation_adds_names_only_to_its_own_target(
+    repo: GitRepo,
+) -> None:
+    """``declare module './merged'`` in a module adds names to ``./merged`` (tsc accepts
+    the imports below); it cannot make ``./other`` gain a name or a missing file exist."""
+    base = {
+        "lib/merged.ts": "export const q = 1;\n",
+        "lib/other.ts": "export const o = 1;\n",
+        "lib/aug.ts": "import './merged';\ndeclare module './merged' {\n"
+        "  export interface Extra { z: number }\n  export const added: number;\n}\n",
+        "use.ts": "",
+    }
+    head = {
+        "use.ts": src("""
+        import type { Extra } from './lib/merged';
+        import { added } from './lib/merged';
+        import { added as a2 } from './lib/other';
+        import { m } from './lib/missing';
+    """)
+    }
+    found = judged(repo, base, head)
+    assert [(f.verdict.name, f.line) for f in found] == [(U, 1), (U, 2), (C, 3), (C, 4)]
+    assert "`declare module './merged'` in lib/aug.ts may add names to it" in found[1].detail
+
+
 def test_root_dirs_merge_directories(repo: GitRepo) -> None:
     base = {
         "tsconfig.json": '{"compilerOptions": {"rootDirs": ["src", "generated"]}}',

@@ -8,10 +8,15 @@ plugins, code generators and asset loaders rely on this, so a specifier that a
 declaration names is never reported as certainly missing. The declarations are
 found by one ``git grep`` of the head tree, run only when a contradiction is
 about to be reported, and read with tree-sitter.
+
+A relative ``declare module './x'`` inside a module is an augmentation: it
+cannot make a missing file exist, but it adds names to ``./x``, so a name that
+file lacks is not certainly missing when an augmentation resolves to it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -29,10 +34,12 @@ _QUERY = "(module name: (string) @name)"
 
 @dataclass(frozen=True)
 class Declared:
-    """The declared names: ``exact`` ones, wildcard ``patterns``; ``doubt`` if unknown."""
+    """The declared names: ``exact`` ones, wildcard ``patterns``, relative ``augmentations``
+    as (declaring file, specifier); ``doubt`` if unknown."""
 
     exact: frozenset[str]
     patterns: tuple[str, ...]
+    augmentations: tuple[tuple[str, str], ...] = ()
     doubt: str | None = None
 
 
@@ -50,10 +57,14 @@ class AmbientModules:
         if len(files) > MAX_FILES:
             return Declared(frozenset(), (), f"{len(files)} files declare ambient modules")
         names: set[str] = set()
+        augmentations: list[tuple[str, str]] = []
         for path in files:
-            names |= self._names_in(path)
+            found = self._names_in(path)
+            names |= found
+            augmentations += sorted((path, n) for n in found if n.startswith("."))
         exact = frozenset(n for n in names if "*" not in n)
-        return Declared(exact, tuple(sorted(n for n in names if "*" in n)))
+        patterns = tuple(sorted(n for n in names if "*" in n))
+        return Declared(exact, patterns, tuple(augmentations))
 
     def _names_in(self, path: str) -> set[str]:
         source = self.run.tree("head").read(path)
@@ -74,6 +85,17 @@ class AmbientModules:
         for pattern in declared.patterns:
             if _matches(pattern, specifier):
                 return f"the ambient `declare module '{pattern}'` matches it"
+        return None
+
+    def augmented(self, target: str, resolve: Callable[[str, str], str | None]) -> str | None:
+        """Why names missing from the file ``target`` may be added by an augmentation;
+        ``resolve(importer, specifier)`` is the judge's resolution, to a path or None."""
+        declared = self.declared
+        if declared.doubt is not None:
+            return declared.doubt
+        for path, specifier in declared.augmentations:
+            if resolve(path, specifier) == target:
+                return f"`declare module '{specifier}'` in {path} may add names to it"
         return None
 
 

@@ -87,8 +87,14 @@ class ScriptSide:
             outcomes = [o.downgraded("the statement has a syntax error") for o in outcomes]
         if self.side == "head" and any(o.verdict is Verdict.CONTRADICTED for o in outcomes):
             doubt = self.ambient.doubt(imp.specifier) or self.ambient.doubt(specifier)
+            if doubt is None and isinstance(found, Resolved):
+                doubt = self.ambient.augmented(found.path, self._in_repo_path)
             outcomes = [o.downgraded(doubt) for o in outcomes] if doubt else outcomes
         return outcomes
+
+    def _in_repo_path(self, importer: str, specifier: str) -> str | None:
+        found = self.resolver.resolve(importer, specifier)
+        return found.path if isinstance(found, Resolved) else None
 
     # -- in the repository -------------------------------------------------------------
 
