@@ -157,6 +157,18 @@ def test_a_relative_module_augmentation_adds_names_only_to_its_own_target(
     assert "`declare module './merged'` in lib/aug.ts may add names to it" in found[1].detail
 
 
+def test_too_many_declaration_files_leave_every_contradiction_in_doubt(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tribunal.analyzers.hallucinated_symbol import js_ambient
+
+    monkeypatch.setattr(js_ambient, "MAX_FILES", 0)
+    base = {"src/env.d.ts": "declare module '*.svg';\n", "src/a.ts": ""}
+    found = judged(repo, base, {"src/a.ts": "import { h } from './missing';\n"})
+    assert [(f.verdict.name, f.line) for f in found] == [(U, 1)]
+    assert "1 files declare ambient modules" in found[0].detail
+
+
 def test_root_dirs_merge_directories(repo: GitRepo) -> None:
     base = {
         "tsconfig.json": '{"compilerOptions": {"rootDirs": ["src", "generated"]}}',

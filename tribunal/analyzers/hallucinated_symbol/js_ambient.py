@@ -53,9 +53,9 @@ class AmbientModules:
     def declared(self) -> Declared:
         files = grep_files(self.run.change, ("declare module",), _GLOBS)
         if files is None:
-            return Declared(frozenset(), (), "git could not search for `declare module`")
+            return Declared(frozenset(), (), doubt="git could not search for `declare module`")
         if len(files) > MAX_FILES:
-            return Declared(frozenset(), (), f"{len(files)} files declare ambient modules")
+            return Declared(frozenset(), (), doubt=f"{len(files)} files declare ambient modules")
         names: set[str] = set()
         augmentations: list[tuple[str, str]] = []
         for path in files:
