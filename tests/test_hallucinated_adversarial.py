@@ -105,6 +105,32 @@ def test_a_vendored_namespace_package_does_not_hide_installed_portions(repo: Git
     assert [(f.verdict.name, f.line) for f in found] == [(U, 1), (C, 3)]
 
 
+@pytest.mark.parametrize(
+    "patcher",
+    [
+        "from pkg import b as bb\nbb.extra = 3\n",
+        "import pkg.b\npkg.b.extra = 3\n",
+        "from pkg import b\nsetattr(b, 'extra', 3)\n",
+    ],
+)
+def test_a_module_patched_by_another_file_may_have_the_name(repo: GitRepo, patcher: str) -> None:
+    """Imported earlier (a conftest, a plugin), ``pkg/h.py`` sets ``extra`` on ``pkg.b``."""
+    base = {"pkg/__init__.py": "", "pkg/b.py": "x = 1\n", "pkg/h.py": patcher, "a.py": ""}
+    found = judged(repo, base, {"a.py": "from pkg.b import extra\n"})
+    assert [f.verdict.name for f in found] == [U]
+    assert "pkg/h.py sets 'extra' on 'b' when something imports it first" in found[0].detail
+
+
+def test_setting_the_name_on_something_else_leaves_the_import_contradicted(
+    repo: GitRepo,
+) -> None:
+    patcher = (
+        "import pkg.c as bb\nclass K:\n    def f(self):\n        self.extra = 1\nbb.extra = 2\n"
+    )
+    base = {"pkg/__init__.py": "", "pkg/b.py": "x = 1\n", "pkg/c.py": "", "pkg/h.py": patcher}
+    assert outcome(repo, {**base, "a.py": ""}, {"a.py": "from pkg.b import extra\n"}) == [C]
+
+
 def test_a_regular_package_inside_the_repository_is_closed(repo: GitRepo) -> None:
     base = {"pkg/__init__.py": "", "pkg/data/schema.py": "S = 1\n", "a.py": ""}
     assert outcome(repo, base, {"a.py": "from pkg.data import missing\n"}) == [C]

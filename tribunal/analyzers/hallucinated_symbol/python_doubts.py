@@ -69,18 +69,37 @@ def alias_doubt(run: Run, dotted: str) -> str | None:
     return None
 
 
-def assigned_doubt(tree: FileTree, module_files: Sequence[str], name: str) -> str | None:
-    """The module's package sets ``<module>.<name>`` (or ``setattr`` on it) at import."""
+def assigned_doubt(
+    tree: FileTree, module_files: Sequence[str], name: str, elsewhere: Sequence[str] = ()
+) -> str | None:
+    """A file sets ``<module>.<name>`` (or ``setattr`` on the module) at run time.
+
+    The package ``__init__`` always runs before its submodule is imported from;
+    any other file (``elsewhere``: those that mention ``name``) runs first when
+    something imported it earlier, a conftest or a plugin, which no listing shows.
+    """
     for path in module_files:
         stem = path.rpartition("/")[2].partition(".")[0]
         if stem == "__init__":
             continue
         init = join(parent_dir(path), "__init__.py")
-        text = tree.text(init) if tree.is_file(init) else None
-        pattern = rf"\b{re.escape(stem)}\s*\.\s*{re.escape(name)}\s*=(?!=)|setattr\(\s*{stem}\b"
-        if text is not None and re.search(pattern, text):
-            return f"{init} sets attributes on {stem!r} when the package is imported"
+        for candidate in (init, *elsewhere):
+            text = tree.text(candidate) if tree.is_file(candidate) else None
+            if text is None or candidate == path or not _sets_attribute(text, stem, name):
+                continue
+            if candidate == init:
+                return f"{init} sets attributes on {stem!r} when the package is imported"
+            return f"{candidate} sets {name!r} on {stem!r} when something imports it first"
     return None
+
+
+def _sets_attribute(text: str, stem: str, name: str) -> bool:
+    """``<stem or an alias>.<name> = ...`` or ``setattr(<stem or an alias>, ...)`` in ``text``;
+    generous on purpose (an alias is any ``as`` name of an import naming ``stem``)."""
+    found = re.findall(rf"\b{re.escape(stem)}\s+as\s+(\w+)", text)
+    owners = "|".join(re.escape(n) for n in (stem, *found))
+    pattern = rf"\b(?:{owners})\s*\.\s*{re.escape(name)}\s*=(?!=)|setattr\(\s*(?:{owners})\b"
+    return re.search(pattern, text) is not None
 
 
 def dotted_name(path: str, roots: Sequence[str]) -> str:

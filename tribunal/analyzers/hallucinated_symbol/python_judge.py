@@ -27,6 +27,7 @@ from tribunal.analyzers.hallucinated_symbol.python_roots import python_roots
 from tribunal.analyzers.hallucinated_symbol.tree import Side
 from tribunal.findings import Verdict
 from tribunal.paths import is_generated
+from tribunal.treegrep import grep_files
 
 Answer = PyModule | Missing
 _BUILD_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "hatch.toml")
@@ -206,8 +207,18 @@ class PySide:
                 or self._runtime_doubt(module.package_dir)
             )
             doubts += [absent] if absent else []
-        assigned = doubts_of.assigned_doubt(self.tree, module.files, name)
+        elsewhere = self._mentions(name)
+        if elsewhere is None:
+            return [*doubts, "git could not search the tree for files that set the name"]
+        assigned = doubts_of.assigned_doubt(self.tree, module.files, name, elsewhere)
         return doubts + ([assigned] if assigned else [])
+
+    def _mentions(self, name: str) -> list[str] | None:
+        """Head Python files that mention ``name`` (any may set it on the module); the base
+        side is judged only to know what the change broke, so it needs no search."""
+        if self.side != "head":
+            return []
+        return grep_files(self.run.change, (name,), ("*.py",), whole_words=True)
 
     def _missing_module(self, imp: PyImport, miss: Missing) -> Outcome:
         parent = miss.parent
