@@ -22,6 +22,7 @@ from tribunal.hooks.output import bypass_hint, finding_lines, write_lines
 def run_pre_commit(cwd: Path, out: TextIO | None = None) -> int:
     from tribunal.config import load_config
     from tribunal.engine import analyze
+    from tribunal.envflag import skips_generated
     from tribunal.gitcmd import Git, find_repo_root
     from tribunal.sources import Selection, build_change
 
@@ -32,10 +33,14 @@ def run_pre_commit(cwd: Path, out: TextIO | None = None) -> int:
     config = load_config(None, root, cwd)
     with Git(root) as git:
         change = build_change(Selection(staged=True), git, root, cwd, config)
+        change.skip_generated = skips_generated()
         report = analyze(change)
     write_lines(stream, report_lines(report))
     if report.errors:
-        _report_crashes(report)
+        from tribunal.crashlog import report_crashes
+
+        report_crashes(report.errors, "internal error", sys.stderr)
+        print(bypass_hint("pre-commit"), file=sys.stderr)
         return ExitCode.INTERNAL
     return ExitCode.CONTRADICTED if report.count(Verdict.CONTRADICTED) else ExitCode.OK
 
@@ -61,14 +66,3 @@ def report_lines(report: Report) -> list[str]:
     if contradicted:
         lines.append(bypass_hint("pre-commit"))
     return lines
-
-
-def _report_crashes(report: Report) -> None:
-    from tribunal.crashlog import write_bug_report
-
-    for error in report.errors:
-        print(f"tribunal: internal error: {error.message}", file=sys.stderr)
-    path = write_bug_report("\n\n".join(e.traceback for e in report.errors))
-    if path is not None:
-        print(f"tribunal: tracebacks written to {path}", file=sys.stderr)
-    print(bypass_hint("pre-commit"), file=sys.stderr)

@@ -286,6 +286,19 @@ def test_a_crashing_analyzer_end_to_end(repo: GitRepo, tmp_path: Path) -> None:
     assert run_cli(repo, "check", env=env).code == 3
 
 
+def test_a_crashing_analyzer_blocks_the_commit_hook(repo: GitRepo, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    repo.write({"boom.py": "x\n"})
+    repo.git("add", "-A")
+    result = run_cli(repo, "hook", "pre-commit", env={"XDG_CACHE_HOME": str(cache)})
+    assert result.code == 3
+    lines = result.stderr.splitlines()
+    crash = "analyzer fake-boom crashed on boom.py: RuntimeError: fake crash on boom.py"
+    assert lines[0] == f"tribunal: internal error: {crash}"
+    assert lines[1].startswith(f"tribunal: tracebacks written to {cache / 'tribunal'}/")
+    assert "--no-verify" in lines[2]
+
+
 def test_internal_error_writes_a_bug_report(
     repo: GitRepo,
     tmp_path: Path,

@@ -227,6 +227,17 @@ def test_generated_paths_add_to_builtins_and_flags_turn_skipping_off(repo: GitRe
     assert set(seen(run_cli(repo, "check", "--format", "json", env=env))) == set(default)
 
 
+def test_the_commit_hook_also_honours_the_no_skip_environment_switch(repo: GitRepo) -> None:
+    repo.commit({"keep.py": "k\n"})
+    repo.write({"dist/b.py": "b = 1\n", "keep.py": "k = 2\n"})
+    repo.git("add", "-A")
+    default = run_cli(repo, "hook", "pre-commit")
+    everything = run_cli(repo, "hook", "pre-commit", env={"TRIBUNAL_NO_SKIP_GENERATED": "1"})
+    assert default.code == everything.code == 0, default.stderr + everything.stderr
+    assert "(1 file," in default.stdout
+    assert "(2 files," in everything.stdout
+
+
 def test_config_cannot_remove_builtin_generated_paths() -> None:
     config = parse_config("generated-paths: [only-this/]\n", "tribunal.yml")
     from tribunal.paths import is_generated

@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from tribunal import __version__
+from tribunal.findings import AnalyzerError
 
 
 def crash_dir() -> Path:
@@ -32,3 +35,12 @@ def write_bug_report(text: str) -> Path | None:
         except OSError:
             continue
     return None
+
+
+def report_crashes(errors: Sequence[AnalyzerError], label: str, err: TextIO) -> None:
+    """One line per analyzer crash (``tribunal: <label>: ...``), all tracebacks in one file."""
+    for error in errors:
+        print(f"tribunal: {label}: {error.message}", file=err)
+    path = write_bug_report("\n\n".join(e.traceback for e in errors))
+    if path is not None:
+        print(f"tribunal: tracebacks written to {path}", file=err)

@@ -100,6 +100,7 @@ def run(ns: argparse.Namespace) -> int:
     from tribunal.change import Change
     from tribunal.config import Config, load_config
     from tribunal.engine import analyze
+    from tribunal.envflag import skips_generated
     from tribunal.gitcmd import Git, find_repo_root
     from tribunal.render import render
     from tribunal.sources import Selection, build_change
@@ -119,9 +120,7 @@ def run(ns: argparse.Namespace) -> int:
         if ns.config_from_base and root is not None:
             config, notes, where = _base_config(git, ns.base, ns.head or "HEAD")
         change: Change = build_change(sel, git if root else None, root, cwd, config)
-        change.skip_generated = not (
-            ns.no_skip_generated or _env_flag("TRIBUNAL_NO_SKIP_GENERATED")
-        )
+        change.skip_generated = skips_generated(ns.no_skip_generated)
         if config.enabled("claim-reconciliation"):
             from tribunal.claims.sources import load_claims
 
@@ -135,7 +134,10 @@ def run(ns: argparse.Namespace) -> int:
     for fmt, path in ns.write:
         _write(cwd / path, render(report, fmt, **gate))
     _emit(render(report, ns.format, color=_use_color(sys.stdout), **gate))
-    _report_crashes(report)
+    if report.errors:
+        from tribunal.crashlog import report_crashes
+
+        report_crashes(report.errors, "error", sys.stderr)
     return exit_code(report, **gate)
 
 
@@ -202,18 +204,6 @@ def _emit(text: str) -> None:
         silence_stdout()
 
 
-def _report_crashes(report: Report) -> None:
-    """One line per analyzer crash on stderr; the tracebacks go to a bug-report file."""
-    for error in report.errors:
-        print(f"tribunal: error: {error.message}", file=sys.stderr)
-    if report.errors:
-        from tribunal.crashlog import write_bug_report
-
-        path = write_bug_report("\n\n".join(e.traceback for e in report.errors))
-        if path is not None:
-            print(f"tribunal: tracebacks written to {path}", file=sys.stderr)
-
-
 def exit_code(report: Report, *, hard_fail: bool, strict: bool = False) -> int:
     """1 when the report blocks (``tribunal.policy``), else 3 if an analyzer crashed, else 0."""
     from tribunal.policy import blocking_verdict
@@ -223,10 +213,6 @@ def exit_code(report: Report, *, hard_fail: bool, strict: bool = False) -> int:
     if report.errors:
         return ExitCode.INTERNAL
     return ExitCode.OK
-
-
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _use_color(stream: Any) -> bool:

@@ -11,14 +11,13 @@ because a repository's own config must not be able to publish its reader's code.
 from __future__ import annotations
 
 import ipaddress
-import os
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
+from tribunal.envflag import env_flag
 from tribunal.llm.providers import MemberSpec, shown_endpoint
 
 ALLOW_ENV = "TRIBUNAL_ALLOW_SEND_DIFF"
-_TRUE = ("1", "true", "yes", "on")
 
 
 def is_loopback(endpoint: str) -> bool:
@@ -42,8 +41,7 @@ def is_loopback(endpoint: str) -> bool:
 
 
 def send_allowed(flag: bool, env: Mapping[str, str] | None = None) -> bool:
-    source = os.environ if env is None else env
-    return flag or source.get(ALLOW_ENV, "").strip().lower() in _TRUE
+    return flag or env_flag(ALLOW_ENV, env)
 
 
 def refused(specs: Iterable[MemberSpec], allowed: bool) -> list[MemberSpec]:
