@@ -21,7 +21,7 @@ from typing import TextIO
 
 from tribunal.audit.context import hook_context
 from tribunal.audit.record import Found, Record
-from tribunal.gitcmd import Git
+from tribunal.gitcmd import Git, is_zero
 from tribunal.hooks.repo import Repo, open_repo
 
 HOOK = "reference-transaction"
@@ -116,7 +116,7 @@ def _remote_updates(text: str) -> list[tuple[str, str]]:
         if len(parts) != 3:
             continue
         _old, new, ref = parts
-        if ref.startswith("refs/remotes/") and set(new) != {"0"}:
+        if ref.startswith("refs/remotes/") and not is_zero(new):
             out.append((ref, new))
     return out
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from tribunal.errors import InputError
-from tribunal.gitcmd import Git
+from tribunal.gitcmd import Git, is_zero
 from tribunal.sources import resolve_commit
 
 
@@ -33,10 +33,6 @@ class Push(NamedTuple):
     remote_name: str | None
     remote_url: str | None
     refs: list[PushedRef]
-
-
-def is_zero(object_id: str) -> bool:
-    return bool(object_id) and set(object_id) == {"0"}
 
 
 def parse_push_lines(text: str) -> list[PushedRef]:

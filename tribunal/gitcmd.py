@@ -248,6 +248,11 @@ def _failure(args: tuple[str, ...], code: int, stderr: bytes) -> str:
     return f"git {' '.join(args)} failed (exit {code}): {reason}"
 
 
+def is_zero(object_id: str) -> bool:
+    """Git's all-zeros object id: "no commit" (a created or deleted ref), in any hash length."""
+    return bool(object_id) and set(object_id) == {"0"}
+
+
 def find_repo_root(start: Path) -> Path | None:
     """The top of the work tree containing ``start``, or None outside a repository."""
     git = Git(start)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tribunal.audit.state import Position
-from tribunal.gitcmd import Git
+from tribunal.gitcmd import Git, is_zero
 
 PUSH_MESSAGE = "update by push"
 _FIELD = "\x1f"
@@ -175,7 +175,7 @@ def _git_entries(git: Git, ref: str) -> list[Entry]:
 
 
 def _id(text: str) -> str | None:
-    return None if not text or set(text) == {"0"} else text
+    return None if not text or is_zero(text) else text
 
 
 def unaudited(all_entries: Sequence[Entry], position: Position | None) -> list[Entry]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tribunal.errors import ExitCode, UsageError
+from tribunal.gitcmd import is_zero
 
 if TYPE_CHECKING:
     from tribunal.gitcmd import Git
@@ -119,7 +120,7 @@ def _specs(ns: argparse.Namespace) -> tuple[str, str]:
         return base, head or "HEAD"
     if not ns.base:
         raise UsageError("--base is required (what the branch was before the push)")
-    if set(ns.base) == {"0"}:
+    if is_zero(ns.base):
         raise UsageError(
             "--base is all zeros (a new branch): pass the branch it was made from, "
             "e.g. --base origin/main"
