@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tribunal.gate import GateResult, member_reason
+from tribunal.gate import GateResult, blocking_verdicts, member_reason
 from tribunal.hooks.convene import Convened
 from tribunal.hooks.output import finding_lines
 from tribunal.summary import FindingRecord, MemberRecord, Summary
@@ -36,7 +36,7 @@ def _member_lines(member: MemberRecord, strict: bool) -> list[str]:
     if member.verdict == "ERROR":
         lines += [f"      {note_line}" for note in member.notes for note_line in note.splitlines()]
         return lines
-    blocking = ("CONTRADICTED", "UNVERIFIED") if strict else ("CONTRADICTED",)
+    blocking = blocking_verdicts(strict)
     for finding in member.findings:
         if finding.verdict in blocking:
             lines += finding_lines(finding, finding.verdict, lens=member.lens, indent="    ")

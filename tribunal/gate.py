@@ -88,8 +88,12 @@ def member_reason(member: MemberRecord, strict: bool) -> str | None:
         return f"lens {member.lens} could not complete: {member.error or 'no reason given'}"
     if _RANK[member.verdict] != worst:
         return f"lens {member.lens} says {member.verdict} but its findings say otherwise"
-    if member.verdict == "CONTRADICTED":
-        return f"lens {member.lens}: CONTRADICTED"
-    if member.verdict == "UNVERIFIED" and strict:
-        return f"lens {member.lens}: UNVERIFIED (strict: true)"
+    if member.verdict in blocking_verdicts(strict):
+        because = " (strict: true)" if member.verdict == "UNVERIFIED" else ""
+        return f"lens {member.lens}: {member.verdict}{because}"
     return None
+
+
+def blocking_verdicts(strict: bool) -> tuple[str, ...]:
+    """The verdicts that keep a member, or a finding of it, from a verified pass."""
+    return ("CONTRADICTED", "UNVERIFIED") if strict else ("CONTRADICTED",)

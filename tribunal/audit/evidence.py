@@ -62,10 +62,10 @@ def passes(summary: Summary) -> bool:
 
 def blocking(summary: Summary) -> list[Blocking]:
     """What made ``summary`` fail: each blocking finding, and each lens that could not complete."""
-    from tribunal.gate import member_reason
+    from tribunal.gate import blocking_verdicts, member_reason
 
     out = []
-    verdicts = ("CONTRADICTED", "UNVERIFIED") if summary.config.strict else ("CONTRADICTED",)
+    verdicts = blocking_verdicts(summary.config.strict)
     for member in summary.members:
         reason = member_reason(member, summary.config.strict)
         if reason is None:
