@@ -24,13 +24,6 @@ def split_words(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def path_words(path: str) -> tuple[str, ...]:
-    """Tokens of every directory and of the file name without its extensions."""
-    parts = path.split("/")
-    name = parts[-1].split(".")[0] or parts[-1]
-    return tuple(w for part in [*parts[:-1], name] for w in split_words(part))
-
-
 def stem_words(path: str) -> tuple[str, ...]:
     """Tokens of the file name alone, all extension-like pieces included (``a.test.ts``)."""
     name = path.rsplit("/", 1)[-1]

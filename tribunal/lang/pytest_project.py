@@ -46,6 +46,7 @@ def naming_for(change: Change, path: str) -> PytestNaming:
 
 
 def is_python_test_file(change: Change, path: str) -> bool:
+    """pytest collects only ``.py`` files, whatever ``python_files`` says (never a ``.pyi``)."""
     return path.endswith(".py") and naming_for(change, path).file(path)
 
 

@@ -151,9 +151,9 @@ def is_test_path(change: Change, path: str) -> bool:
     language = language_of(path)
     if language == "python":
         # Each language's readers load only when the change holds its files.
-        from tribunal.lang.pytest_project import naming_for
+        from tribunal.lang.pytest_project import is_python_test_file
 
-        return naming_for(change, path).file(path)
+        return is_python_test_file(change, path)
     if is_js_family(language):
         from tribunal.lang.js_tests import is_test_file
 

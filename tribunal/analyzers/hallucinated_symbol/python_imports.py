@@ -41,15 +41,6 @@ class PyImport(NamedTuple):
         return f"from {self.label} import {listed}"
 
 
-def parse_imports(text: str) -> list[PyImport] | None:
-    """Every import statement in ``text`` (any depth); None if the file does not parse."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return imports_of_tree(tree)
-
-
 def imports_of_tree(tree: ast.Module) -> list[PyImport]:
     return list(_visit(tree.body, optional=False))
 
