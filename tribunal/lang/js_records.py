@@ -11,15 +11,12 @@ from __future__ import annotations
 from tribunal.change import Source
 from tribunal.lang import js
 from tribunal.lang.js_decls import code_text
-from tribunal.lang.js_module import index_module
-from tribunal.lang.js_tests import discover_tests as discover_js
+from tribunal.lang.js_tests import tests_of
 from tribunal.lang.test_diff import TestRecord, ordinals
-from tribunal.lang.trees import js_tree
 
 
 def js_records(source: Source, path: str, head_path: str, language: str) -> list[TestRecord]:
-    index = index_module(js_tree(source, language), language)
-    tests = discover_js(index)
+    index, tests = tests_of(source, language)  # the parse assertion-free-test made
     out = []
     for test, ordinal in zip(tests, ordinals(t.name for t in tests), strict=True):
         body_node = test.callback if test.callback is not None else test.body_ref
