@@ -179,6 +179,60 @@ def test_a_file_newly_included_with_r_is_read_at_head(repo: GitRepo) -> None:
     assert verdict(repo, base, {"requirements.txt": "flask\n-r extra.txt\n"}, DEP) is C
 
 
+DEPS_FILE = {"deps.txt": "requests>=2\n"}
+FILE_CFG = "[options]\ninstall_requires = file: deps.txt\n"
+DYNAMIC = (
+    PYPROJECT + "dynamic = ['dependencies']\n[tool.setuptools.dynamic]\n"
+    "dependencies = {file = ['deps.txt']}\n"
+)
+READ_SETUP = "from setuptools import setup\nREQS = open('deps.txt').read().split()\n"
+LITERAL_SETUP = "from setuptools import setup\nREQS = ['requests']\n"
+CALL = "setup(install_requires=REQS)\n"
+
+
+@pytest.mark.parametrize(
+    ("base", "expected"),
+    [
+        ({"setup.cfg": FILE_CFG, **DEPS_FILE}, P),
+        ({"pyproject.toml": DYNAMIC, **DEPS_FILE}, P),
+        ({"setup.py": READ_SETUP + CALL, **DEPS_FILE}, U),
+        ({"setup.py": "from setuptools import setup\nsetup(**{'install_requires': ['a']})\n"}, U),
+        ({"pyproject.toml": PYPROJECT + "dynamic = ['dependencies']\n"}, U),
+    ],
+    ids=["setup-cfg-file", "setuptools-dynamic-file", "setup-py-name", "setup-py-kwargs", "hook"],
+)
+def test_a_base_list_kept_outside_the_manifest_is_not_absent(
+    repo: GitRepo, base: Files, expected: Verdict
+) -> None:
+    head: dict[str, str | None] = {path: None for path in base if path in ("setup.cfg", "setup.py")}
+    head["pyproject.toml"] = PYPROJECT + "dependencies = ['requests']\n"
+    assert verdict(repo, base, head, DEP) is expected
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        {"setup.cfg": FILE_CFG, **DEPS_FILE},
+        {"pyproject.toml": DYNAMIC, **DEPS_FILE},
+        {"setup.py": LITERAL_SETUP + CALL},
+    ],
+    ids=["setup-cfg-file", "setuptools-dynamic-file", "setup-py-literal-name"],
+)
+def test_a_name_absent_from_a_followed_base_list_is_still_new(repo: GitRepo, base: Files) -> None:
+    head: dict[str, str | None] = {path: None for path in base if path in ("setup.cfg", "setup.py")}
+    head["pyproject.toml"] = PYPROJECT + "dependencies = ['requests', 'flask']\n"
+    result, finding = claim_verdict(repo, base, head, DEP)
+    assert result is C and "'flask'" in finding.title and "requests" not in finding.title
+
+
+def test_a_new_file_list_is_read_at_head(repo: GitRepo) -> None:
+    base = {"setup.cfg": FILE_CFG, **DEPS_FILE}
+    head = {"setup.cfg": FILE_CFG.replace("deps.txt", "deps.txt, more.txt"), "more.txt": "rich\n"}
+    assert verdict(repo, base, head, DEP) is C
+    missing = {"setup.cfg": FILE_CFG.replace("deps.txt", "deps.txt, gone.txt")}
+    assert verdict(repo, base, missing, DEP) is U
+
+
 # -- added-test --------------------------------------------------------------------------------
 
 ADDED = "added-test"

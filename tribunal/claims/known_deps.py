@@ -3,8 +3,9 @@
 A dependency that moves from ``setup.py``, a tox environment, a conda
 ``environment.yml`` or a file only reached through ``-r`` into a manifest is
 not new: the project asked for it before. These sources only ever add names
-known at base (fewer contradictions, never more); a source whose list is
-computed (``install_requires=read_requirements()``) adds a doubt instead.
+known at base (fewer contradictions, never more); a source whose list is not
+written out (``install_requires=read_requirements()``, ``REQS`` read from a
+file) adds a doubt instead.
 """
 
 from __future__ import annotations
@@ -41,16 +42,23 @@ def names_in(path: str, text: str) -> tuple[set[str], list[str]]:
 
 
 def included(declared: Declared, read: Reader) -> list[Declared]:
-    """The requirements files ``declared`` reaches through ``-r`` (transitively, in the tree)."""
+    """The files ``declared`` reads requirements from (``-r``, ``file:``), transitively.
+
+    A target outside the tree, missing from it, or past the include limit is
+    returned as an opaque list: its names are unknown, not absent.
+    """
     out: list[Declared] = []
     seen = {declared.path}
     queue = [(declared.path, target) for target in declared.includes]
-    while queue and len(seen) <= _MAX_INCLUDES:
+    while queue:
         origin, target = queue.pop(0)
         path = posixpath.normpath(posixpath.join(posixpath.dirname(origin), target))
-        source = read(path) if path not in seen and not path.startswith("..") else None
+        if path in seen:
+            continue
         seen.add(path)
+        source = read(path) if not path.startswith("..") and len(seen) <= _MAX_INCLUDES else None
         if source is None:
+            out.append(Declared(path, opaque=[f"{origin}: '{target}' could not be read"]))
             continue
         inner = parse_manifest(path, source.text, force="requirements")
         out.append(inner)
@@ -59,16 +67,69 @@ def included(declared: Declared, read: Reader) -> list[Declared]:
 
 
 def _setup_doubts(path: str, text: str) -> list[str]:
+    """Why the names ``setup_py_names`` read may not be all of them: a list that is not literal."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return [f"{path}: does not parse, so its requirements are unknown"]
-    keywords = (n for n in ast.walk(tree) if isinstance(n, ast.keyword))
-    for node in keywords:
-        computed = node.arg in _SETUP_KEYWORDS
-        if computed and any(isinstance(sub, ast.Call) for sub in ast.walk(node.value)):
-            return [f"{path}: {node.arg} is computed, so its requirements are unknown"]
+    constants = _constants(tree)
+    for node in ast.walk(tree):
+        why = _unread(node, constants)
+        if why:
+            return [f"{path}: {why}, so its requirements are unknown"]
     return []
+
+
+def _unread(node: ast.AST, constants: dict[str, ast.expr]) -> str | None:
+    """Why ``node`` may hand setup() requirements that are not written out, if it may."""
+    if isinstance(node, ast.keyword) and node.arg in _SETUP_KEYWORDS:
+        return None if _literal(node.value, constants) else f"{node.arg} is not a literal"
+    if isinstance(node, ast.Call) and _called(node.func) == "setup":
+        unpacked = any(k.arg is None for k in node.keywords)
+        return "setup() takes unpacked arguments" if unpacked else None
+    return None
+
+
+def _constants(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module names bound once by a plain assignment and never changed in place."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.value, ast.Name):
+            stores[node.value.id] = 2  # ``REQS.append(...)``, ``EXTRAS["x"] = ...``
+    return {
+        target.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and stores.get(target.id) == 1
+    }
+
+
+def _literal(node: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> bool:
+    """Whether ``node`` is a requirement list written out in full (as ``setup_py_names`` reads)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(_literal(e, constants, depth) for e in node.elts)
+    if isinstance(node, ast.Starred):
+        return _literal(node.value, constants, depth)
+    if isinstance(node, ast.Dict):
+        return all(_literal(v, constants, depth) for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _literal(node.left, constants, depth) and _literal(node.right, constants, depth)
+    if isinstance(node, ast.IfExp):
+        return _literal(node.body, constants, depth) and _literal(node.orelse, constants, depth)
+    if isinstance(node, ast.Name) and node.id in constants and depth < 3:
+        return _literal(constants[node.id], constants, depth + 1)
+    return False
+
+
+def _called(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def _conda(path: str, text: str) -> tuple[set[str], list[str]]:

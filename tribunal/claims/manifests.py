@@ -6,8 +6,11 @@ PEP 735 dependency groups, build requirements, Poetry, uv and PDM tables),
 ``requirements/`` directory), ``setup.cfg``, ``Pipfile`` and ``package.json``.
 Lockfiles are not manifests: they list what a resolver chose, not what the
 project asked for. Python names are PEP 503-normalized; npm names are kept as
-written. An entry whose name cannot be read statically (a bare URL, a path, a
-``file:`` directive) is recorded as *uncertain* by its text.
+written. An entry whose name cannot be read statically (a bare URL, a path) is
+recorded as *uncertain* by its text. Files a list is read from (``-r``, a
+``setup.cfg`` ``file:`` directive, a setuptools dynamic ``file`` list) are
+*includes*, followed by the caller; a whole list kept elsewhere that no include
+names (``dynamic = ["dependencies"]`` filled by a build plugin) is *opaque*.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class Declared:
     error: str | None = None
     project: str | None = None  # the manifest's own name: ``pkg[extra]`` refers to itself
     includes: list[str] = field(default_factory=list)  # ``-r other.txt``, relative paths
+    opaque: list[str] = field(default_factory=list)  # lists whose every name is unknown
 
 
 def canonical(name: str) -> str:
@@ -129,6 +133,29 @@ def _pyproject(data: Mapping[str, Any], out: Declared) -> None:
     for group, items in _table(_table(tool, "pdm"), "dev-dependencies").items():
         _add_pep508(_as_list(items), f"tool.pdm.dev-dependencies.{group}", out)
     _poetry(_table(tool, "poetry"), out)
+    _dynamic(project, _table(_table(tool, "setuptools"), "dynamic"), out)
+
+
+def _dynamic(project: Mapping[str, Any], setuptools: Mapping[str, Any], out: Declared) -> None:
+    """``dynamic`` dependency lists: setuptools ``file`` lists are includes, others opaque."""
+    dynamic = _list(project, "dynamic")
+    if "dependencies" in dynamic:
+        _dynamic_files(setuptools.get("dependencies"), "project.dependencies", out)
+    if "optional-dependencies" in dynamic:
+        extras = setuptools.get("optional-dependencies")
+        for extra, spec in _table_of(extras).items():
+            _dynamic_files(spec, f"project.optional-dependencies.{extra}", out)
+        if not _table_of(extras):
+            _dynamic_files(None, "project.optional-dependencies", out)
+
+
+def _dynamic_files(spec: Any, section: str, out: Declared) -> None:
+    files = _table_of(spec).get("file")
+    paths = [files] if isinstance(files, str) else _as_list(files)
+    if paths and all(isinstance(p, str) for p in paths):
+        out.includes += paths
+    else:
+        out.opaque.append(f"{out.path}: {section} is dynamic and read from no listed file")
 
 
 def _poetry(poetry: Mapping[str, Any], out: Declared) -> None:
@@ -189,8 +216,8 @@ def _setup_cfg(text: str, out: Declared) -> None:
 
 
 def _cfg_list(value: str, section: str, out: Declared) -> None:
-    if value.strip().startswith("file:"):
-        out.uncertain.append(value.strip())
+    if value.strip().startswith("file:"):  # setuptools reads these files as requirements
+        out.includes += [p.strip() for p in value.strip()[5:].split(",") if p.strip()]
         return
     if "\n" in value.strip():
         items = value.splitlines()

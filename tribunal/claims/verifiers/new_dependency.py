@@ -4,8 +4,8 @@ Head: the changed manifests. Base: every manifest of the base tree (changed or
 not), so moving a dependency between sections or between manifests, or
 changing its version, is not new. CONTRADICTED needs a name that is provably
 absent at base; anything that could hide that name (an unparseable manifest,
-a base URL requirement that may be the same package, a base tree that cannot
-be listed) makes it UNVERIFIED instead.
+a base URL requirement that may be the same package, a base list kept where
+it cannot be read, a base tree that cannot be listed) makes it UNVERIFIED.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tribunal.findings import Verdict
 class _Base:
     names: set[str] = field(default_factory=set)
     uncertain: set[str] = field(default_factory=set)
+    opaque: set[str] = field(default_factory=set)
     problems: list[str] = field(default_factory=list)
 
 
@@ -39,10 +40,12 @@ def verify(change: Change, claim: Claim) -> Judgement:
     known = base.names | {d.project for d in heads if d.project}
     new = [(d.path, dep) for d in heads for dep in d.deps if dep.name not in known]
     unnamed = [(d.path, t) for d in heads for t in d.uncertain if t not in base.uncertain]
+    hidden = [t for d in heads for t in d.opaque if t not in base.opaque]
     if new:
         evidence = "\n".join(f"{path}: '{dep.text}' in {dep.section}" for path, dep in new)
         names = ", ".join(sorted({f"'{dep.name}'" for _, dep in new}))
-        doubts = problems + base.problems + _lookalikes(base.uncertain, [d for _, d in new])
+        doubts = problems + base.problems + sorted(base.opaque)
+        doubts += _lookalikes(base.uncertain, [d for _, d in new])
         if not doubts:
             return Judgement(
                 Verdict.CONTRADICTED,
@@ -54,9 +57,9 @@ def verify(change: Change, claim: Claim) -> Judgement:
             f"{names} look new, but the base could not be read in full",
             f"{evidence}\n" + "\n".join(doubts),
         )
-    if unnamed or problems:
+    if unnamed or hidden or problems:
         lines = [f"{path}: '{text}' names no package statically" for path, text in unnamed]
-        detail = "\n".join(lines + problems)
+        detail = "\n".join(lines + hidden + problems)
         return Judgement(Verdict.UNVERIFIED, "manifest entries could not be read", detail)
     checked = ", ".join(fc.path for fc in changed if fc.has_head)
     return Judgement(Verdict.PASS, "no new dependency", f"Changed manifests checked: {checked}.")
@@ -109,6 +112,7 @@ def _base_manifests(change: Change, changed: list[FileChange]) -> _Base:
             out.names.update(dep.alias for dep in one.deps if dep.alias)
             out.names.update([one.project] if one.project else [])
             out.uncertain.update(one.uncertain)
+            out.opaque.update(one.opaque)
             if one.error:
                 out.problems.append(one.error)
     return out
