@@ -92,10 +92,43 @@ def test_star_imports_are_followed_or_doubted() -> None:
         "globals()['x'] = 1\n",
         "globals().update(a=1)\n",
         "__all__ = ['a']\n__all__.remove('a')\n",
+        "import sys\nsetattr(sys.modules[__name__], 'x', 1)\n",
+        "vars()['x'] = 1\n",
+        "exec('x = 1')\n",
     ],
 )
 def test_dynamic_surfaces_are_doubted(text: str) -> None:
     assert module_surface("m.py", reader({"m.py": text})).doubts
+
+
+def test_reading_globals_is_not_a_doubt() -> None:
+    text = "x = globals().get('x')\nif 'y' in globals():\n    pass\n"
+    assert module_surface("m.py", reader({"m.py": text})).doubts == []
+
+
+PRIVATE = "def _foo():\n    return 1\n\n\n"
+DEFINED = PRIVATE + "foo = _foo\n"
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "import sys\n" + PRIVATE + "setattr(sys.modules[__name__], 'foo', _foo)\n",
+        PRIVATE + "vars()['foo'] = _foo\n",
+    ],
+    ids=["setattr-sys-modules", "vars"],
+)
+def test_python_name_set_dynamically_is_not_certainly_removed(repo: GitRepo, head: str) -> None:
+    verdict_, finding = claim_verdict(repo, {"pkg/m.py": DEFINED}, {"pkg/m.py": head}, CLAIM)
+    assert verdict_ is U
+    assert "may gain names at run time" in finding.detail
+
+
+def test_python_name_removed_beside_a_globals_read_is_contradicted(repo: GitRepo) -> None:
+    head = PRIVATE + "found = globals().get('foo')\n"
+    verdict_, finding = claim_verdict(repo, {"pkg/m.py": DEFINED}, {"pkg/m.py": head}, CLAIM)
+    assert verdict_ is C
+    assert "- foo (was in pkg/m.py)" in finding.detail
 
 
 def test_python_public_function_added_is_contradicted(repo: GitRepo) -> None:
@@ -219,7 +252,9 @@ def test_js_export_forms() -> None:
         "export * from './missing';\n",
         "module.exports = { a };\n",
         "exports.a = 1;\n",
+        'Object.defineProperty(exports, "a", { enumerable: true, get: () => a });\n',
         "export = thing;\n",
+        "function notAModule() {}\n",
     ],
 )
 def test_js_unenumerable_exports_are_doubted(text: str) -> None:
@@ -291,6 +326,44 @@ def test_js_changes_that_keep_the_export_set(repo: GitRepo, base: Files, head: F
 def test_js_commonjs_is_unverified(repo: GitRepo) -> None:
     base = {"lib/m.js": "module.exports = { a };\n"}
     head = {"lib/m.js": "module.exports = { a, b };\n"}
+    assert verdict(repo, base, head) is U
+
+
+TSC_CJS = (
+    '"use strict";\n'
+    'Object.defineProperty(exports, "__esModule", { value: true });\n'
+    'Object.defineProperty(exports, "foo", { enumerable: true, get: function () {\n'
+    "  return i.foo;\n"
+    "} });\n"
+    'const i = require("./impl");\n'
+)
+
+
+def test_js_tsc_commonjs_output_is_unverified_not_a_removal(repo: GitRepo) -> None:
+    """tsc's CommonJS shape exports ``foo`` through ``Object.defineProperty``: not "- foo"."""
+    base = {"src/m.ts": "export function foo() { return 1; }\n"}
+    assert verdict(repo, base, {"src/m.ts": TSC_CJS}) is U
+
+
+def test_js_define_property_on_another_object_still_removes(repo: GitRepo) -> None:
+    base = {"src/m.ts": "export function foo() { return 1; }\n"}
+    head = {"src/m.ts": TSC_CJS.replace("exports,", "target,") + "export const bar = 1;\n"}
+    assert verdict(repo, base, head) is C
+
+
+def test_js_jsdoc_typedef_is_not_a_new_export(repo: GitRepo) -> None:
+    """A ``@typedef`` is a type only under ``checkJs``: documenting a parameter is no API."""
+    base = {"src/m.js": "export function f(o) { return o.a; }\n"}
+    head = {"src/m.js": "/** @typedef {{a: number}} Opts */\n" + base["src/m.js"]}
+    assert verdict(repo, base, head) is P
+    head["src/m.js"] += "export const g = 1;\n"
+    assert verdict(repo, base, head) is C
+
+
+def test_js_script_without_module_syntax_is_unverified(repo: GitRepo) -> None:
+    """No import/export: a script, whose top-level names are globals in TS or a browser."""
+    base = {"src/legacy.ts": "function helper() {}\nfunction run() { helper(); }\n"}
+    head = {"src/legacy.ts": "function run() {}\n"}
     assert verdict(repo, base, head) is U
 
 

@@ -1,26 +1,26 @@
-"""The export set of a JS/TS module, read statically.
+"""The export set of a JS/TS module, read statically, for ``no-public-api-change``.
 
-Every ``export`` form: declarations (values and TypeScript types), ``export
-default``, ``export { a as b }`` with or without ``from``, ``export * as ns``,
-and ``export * from './x'``, which is followed into the file it names when
-that file is in the tree. What cannot be enumerated becomes a doubt: an
-``export *`` from a package or an unresolvable path, ``export =``, CommonJS
-``module.exports`` / ``exports.x``, and syntax the parser could not read.
+The names are the ones hallucinated-symbol reads (``read_exports``), so the two
+agree on every form: declarations (values and TypeScript types), ``export
+default``, ``export { a as b }``, ``export * as ns``, a ``.d.ts``'s implicit
+exports. Added here: ``export * from './x'`` is followed into the file it names
+when that file is in the tree. What ``read_exports`` cannot enumerate becomes a
+doubt: ``export =``, any CommonJS or AMD use (``module.exports``, ``exports.x``,
+tsc's ``Object.defineProperty(exports, ...)``), a parse error, and a file with
+no import or export (a script: in TypeScript or a browser its top-level names
+are globals, so they may be API), as does an ``export *`` that cannot be
+followed. JSDoc ``@typedef`` names are left out: they are types only under
+``checkJs``, so documenting a parameter must not read as a new export.
 """
 
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
 
-from tribunal.analyzers.hallucinated_symbol.js_exports import declared_names, implicit_exports
+from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
 from tribunal.claims.surface_py import Reader, Surface
-from tribunal.lang.js import field, text
 from tribunal.lang.trees import js_tree
 from tribunal.paths import is_js_family, language_of
-
-if TYPE_CHECKING:
-    from tree_sitter import Node
 
 _EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _NAMED = frozenset(
@@ -37,47 +37,18 @@ def module_exports(path: str, read: Reader, _seen: frozenset[str] = frozenset())
     language = language_of(path)
     if source is None or language is None or not is_js_family(language):
         return Surface(doubts=[f"{path}: could not be read"])
-    root = js_tree(source, language).root_node
-    out = Surface()
-    if path.endswith((".d.ts", ".d.mts", ".d.cts")):
-        out.names.update(implicit_exports(root))
-    if root.has_error:
-        out.doubts.append(f"{path}: has syntax the parser could not read")
-    for statement in root.named_children:
-        if statement.type == "export_statement":
-            _export(statement, path, read, _seen | {path}, out)
-        elif statement.type == "expression_statement" and _is_commonjs(statement):
-            out.doubts.append(f"{path}: exports through CommonJS (module.exports / exports.x)")
+    declaration = path.endswith((".d.ts", ".d.mts", ".d.cts"))
+    own = read_exports(js_tree(source, language), language, declaration, jsdoc=False)
+    out = Surface(names=set(own.names))
+    if own.uncertain is not None:
+        out.doubts.append(f"{path}: its exports cannot be enumerated: {own.uncertain}")
+    for spec in own.stars:
+        _star(spec, path, read, _seen | {path}, out)
     return out
 
 
-def _export(node: Node, path: str, read: Reader, seen: frozenset[str], out: Surface) -> None:
-    kinds = {child.type for child in node.children}
-    declaration = field(node, "declaration")
-    if "default" in kinds:
-        out.names.add("default")
-    elif "=" in kinds:
-        out.doubts.append(f"{path}: uses `export =`")
-    elif declaration is not None:
-        out.names.update(_declared(declaration))
-    elif "export_clause" in kinds:
-        clause = next(c for c in node.named_children if c.type == "export_clause")
-        for spec in clause.named_children:
-            name = field(spec, "alias") or field(spec, "name")
-            if name is not None:
-                out.names.add(text(name).strip("'\""))
-    elif "namespace_export" in kinds:
-        namespace = next(c for c in node.named_children if c.type == "namespace_export")
-        out.names.update(text(c) for c in namespace.named_children)
-    elif "*" in kinds:
-        _star(node, path, read, seen, out)
-    else:
-        out.doubts.append(f"{path}: an export form Tribunal does not read: {text(node)[:60]}")
-
-
-def _star(node: Node, path: str, read: Reader, seen: frozenset[str], out: Surface) -> None:
-    spec = _source(node)
-    target = resolve(path, spec, read) if spec else None
+def _star(spec: str, path: str, read: Reader, seen: frozenset[str], out: Surface) -> None:
+    target = resolve(path, spec, read)
     if target is None or target in seen or len(seen) > _MAX_DEPTH:
         out.doubts.append(f"{path}: `export * from '{spec}'` could not be followed")
         return
@@ -98,22 +69,3 @@ def resolve(path: str, spec: str, read: Reader) -> str | None:
     candidates += [stem + ext for ext in _EXTENSIONS]
     candidates += [f"{stem}/index{ext}" for ext in _EXTENSIONS]
     return next((c for c in candidates if read(c) is not None), None)
-
-
-def _declared(node: Node) -> set[str]:
-    """Names a declaration binds: the reader hallucinated-symbol uses, so both agree."""
-    return set(declared_names(node))
-
-
-def _source(node: Node) -> str:
-    source = field(node, "source")
-    return text(source)[1:-1] if source is not None else ""
-
-
-def _is_commonjs(statement: Node) -> bool:
-    expression = statement.named_children[0] if statement.named_children else None
-    if expression is None or expression.type != "assignment_expression":
-        return False
-    left = field(expression, "left")
-    target = text(left) if left is not None else ""
-    return target == "module.exports" or target.startswith(("exports.", "module.exports."))

@@ -6,9 +6,11 @@ or re-exports explicitly (``from .a import b as b``, ``import x as x``, or any
 ``from`` import in an ``__init__.py``). A plain ``import logging`` is not
 surface, and neither are ``__future__`` imports or what only an ``if
 TYPE_CHECKING:`` block binds (it never runs); a module-level ``del`` removes
-a name. Anything that makes the surface dynamic (a computed ``__all__``, a
-module ``__getattr__``, ``globals()`` writes, an unresolvable star import) is
-recorded as a doubt, because a name may hide behind it.
+a name. Anything that makes the surface dynamic (a computed ``__all__``, an
+unresolvable star import, and whatever ``names_of_tree`` of hallucinated-symbol
+finds uncertain: a module ``__getattr__``, ``globals()`` / ``vars()`` written,
+``exec``, ``setattr`` on ``sys.modules[__name__]``, ``f_globals``) is recorded
+as a doubt, because a name may hide behind it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import posixpath
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from tribunal.analyzers.hallucinated_symbol.python_names import names_of_tree
 from tribunal.change import Source
 from tribunal.lang.trees import python_tree
 
@@ -43,7 +46,11 @@ def module_surface(path: str, read: Reader, _seen: frozenset[str] = frozenset())
     tree = python_tree(source)
     if tree is None:
         return Surface(doubts=[f"{path}: does not parse"])
-    return _Walker(path, read, _seen | {path}).surface(tree)
+    surface = _Walker(path, read, _seen | {path}).surface(tree)
+    dynamic = names_of_tree(tree, source.text).uncertain
+    if dynamic is not None:
+        surface.doubts.append(f"{path}: may gain names at run time: {dynamic}")
+    return surface
 
 
 class _Walker:
@@ -67,8 +74,6 @@ class _Walker:
     def _visit(self, node: ast.stmt) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self._define(node.name)
-            if node.name == "__getattr__" and not isinstance(node, ast.ClassDef):
-                self._doubt("defines a module __getattr__")
         elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             self._assignment(node)
         elif isinstance(node, ast.Import):
@@ -102,8 +107,6 @@ class _Walker:
                 continue
             for name in _bound_names(target):
                 self._define(name)
-            if _writes_globals(target):
-                self._doubt("assigns through globals()")
 
     def _set_all(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> None:
         names = _string_list(node.value)
@@ -125,8 +128,6 @@ class _Walker:
                 self._doubt(f"__all__.{method}(...) is not a literal addition")
             else:
                 self.dunder_all = (self.dunder_all or set()) | names
-        elif _is_globals_call(owner):
-            self._doubt(f"calls globals().{method}(...)")
 
     def _import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -252,16 +253,6 @@ def _string_list(node: ast.expr | None) -> set[str] | None:
 
 def _is_str(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
-
-
-def _is_globals_call(node: ast.expr) -> bool:
-    return (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "globals"
-    )
-
-
-def _writes_globals(target: ast.expr) -> bool:
-    return isinstance(target, ast.Subscript) and _is_globals_call(target.value)
 
 
 def _public(name: str) -> bool:

@@ -43,8 +43,11 @@ class ExportSet:
     uncertain: str | None = None
 
 
-def read_exports(tree: Tree, language: str, declaration_file: bool = False) -> ExportSet:
-    """``declaration_file``: a ``.d.ts``, where declarations may be exported implicitly."""
+def read_exports(
+    tree: Tree, language: str, declaration_file: bool = False, *, jsdoc: bool = True
+) -> ExportSet:
+    """``declaration_file``: a ``.d.ts``, where declarations may be exported implicitly.
+    ``jsdoc=False`` leaves out JSDoc types, which exist only for TypeScript's ``checkJs``."""
     root = tree.root_node
     if js.error_nodes(root):
         return ExportSet(frozenset(), uncertain="it has a syntax error this parser cannot read")
@@ -62,7 +65,7 @@ def read_exports(tree: Tree, language: str, declaration_file: bool = False) -> E
         uncertain = "it uses CommonJS or AMD exports"
     if uncertain is None and not is_module:
         uncertain = "it has no import or export: a script, or a module this reader cannot see"
-    if language == "javascript" and b"@" in (root.text or b""):
+    if jsdoc and language == "javascript" and b"@" in (root.text or b""):
         typedefs = jsdoc_types((root.text or b"").decode("utf-8", "replace"))
         if typedefs is None:
             uncertain = uncertain or "it declares JSDoc types this reader cannot name"
