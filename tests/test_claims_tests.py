@@ -134,6 +134,36 @@ def test_added_test_is_unverified_when_uncertain(repo: GitRepo, base: Files, hea
     assert verdict(repo, base, head, "added-test") is U
 
 
+GLOBBED = src(
+    """
+    import pathlib
+    import pytest
+
+    @pytest.mark.parametrize("path", sorted(pathlib.Path("pkg/testdata").glob("*.txt")))
+    def test_case(path):
+        assert path.read_text()
+    """
+)
+
+
+@pytest.mark.parametrize(
+    "added",
+    ["pkg/testdata/case2.txt", "pkg/test_data/case2.json", "pkg/fixtures/users.json"],
+    ids=["testdata", "test_data", "fixtures"],
+)
+def test_a_new_file_of_test_data_is_not_no_test(repo: GitRepo, added: str) -> None:
+    base = {"pkg/test_cases.py": GLOBBED, "pkg/testdata/case1.txt": "one\n"}
+    verdict_, finding = claim_verdict(repo, base, {added: "two\n"}, "added-test")
+    assert verdict_ is U
+    assert added in finding.detail
+
+
+def test_a_data_file_outside_test_folders_is_still_no_test(repo: GitRepo) -> None:
+    base = {"pkg/test_cases.py": GLOBBED, "pkg/add.py": "def add(a, b): return a + b\n"}
+    head = {"pkg/add.py": "def add(a, b): return b + a\n", "pkg/data/defaults.json": "{}\n"}
+    assert verdict(repo, base, head, "added-test") is C
+
+
 # --- no-test-removed -------------------------------------------------------------------
 
 REMOVED = "no-test-removed"
@@ -276,3 +306,58 @@ def test_a_js_test_lost_to_a_syntax_error_is_unverified(repo: GitRepo) -> None:
     verdict_, finding = claim_verdict(repo, {"a.test.js": JS_TESTS}, {"a.test.js": head}, REMOVED)
     assert verdict_ is U
     assert "add > adds is not found in a.test.js, which has syntax" in finding.detail
+
+
+PARAMETRIZED = src(
+    """
+    import pytest
+
+    @pytest.mark.parametrize("x", [1, 2, 3])
+    def test_one(x):
+        assert x
+    """
+)
+IN_CLASS = src(
+    """
+    import pytest
+
+    class TestOne:
+        @pytest.mark.parametrize("x", [1, 2, 3])
+        def test_one(self, x):
+            assert x
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("base", "head"),
+    [
+        (PARAMETRIZED, "import pytest\npytestmark = pytest.mark.parametrize('x', [1, 2, 3])\n"
+         "def test_one(x):\n    assert x\n"),
+        (PARAMETRIZED, "import pytest\npytestmark = [pytest.mark.slow, pytest.mark.parametrize("
+         "'x', [1, 2, 3])]\ndef test_one(x):\n    assert x\n"),
+        (IN_CLASS, "import pytest\nclass TestOne:\n    pytestmark = pytest.mark.parametrize('x', "
+         "[1, 2, 3])\n    def test_one(self, x):\n        assert x\n"),
+        (IN_CLASS, "import pytest\nclass Base:\n    pytestmark = pytest.mark.parametrize('x', "
+         "[1, 2, 3])\nclass TestOne(Base):\n    def test_one(self, x):\n        assert x\n"),
+        (PARAMETRIZED, "import pytest\ncases = pytest.mark.parametrize('x', [1, 2, 3])\n"
+         "@cases\ndef test_one(x):\n    assert x\n"),
+        (PARAMETRIZED, "import pytest\nfrom marks import MARKS\npytestmark = MARKS\n"
+         "def test_one(x):\n    assert x\n"),
+    ],
+    ids=["module-pytestmark", "pytestmark-list", "class-pytestmark", "base-class-pytestmark",
+         "mark-in-a-variable", "imported-marks"],
+)  # fmt: skip
+def test_parametrize_moved_to_a_pytestmark_loses_no_case(
+    repo: GitRepo, base: str, head: str
+) -> None:
+    assert verdict(repo, {"tests/test_a.py": base}, {"tests/test_a.py": head}, REMOVED) is P
+
+
+def test_a_case_dropped_while_moving_to_a_pytestmark_is_contradicted(repo: GitRepo) -> None:
+    head = "import pytest\npytestmark = pytest.mark.parametrize('x', [1, 2])\n"
+    head += "def test_one(x):\n    assert x\n"
+    base = {"tests/test_a.py": PARAMETRIZED}
+    verdict_, finding = claim_verdict(repo, base, {"tests/test_a.py": head}, REMOVED)
+    assert verdict_ is C
+    assert "runs 2 parametrized case(s), down from 3" in finding.detail

@@ -8,11 +8,9 @@ examples, docs, bundler configs), whose names are nobody's public API.
 
 from __future__ import annotations
 
-import posixpath
-
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
-from tribunal.lang.identifiers import stem_words
+from tribunal.lang.identifiers import split_words, stem_words
 from tribunal.lazyre import lazy
 from tribunal.paths import is_js_family, language_of
 
@@ -28,6 +26,12 @@ _TOOLING_FILES = frozenset(
 _JS_CONFIG = lazy(r"(?:^\.[\w-]+rc\.[cm]?[jt]s$)|(?:\.config\.[cm]?[jt]sx?$)")
 _TEST_DIRS = frozenset(
     {"test", "tests", "__tests__", "spec", "specs", "testing", "e2e", "cypress", "playwright"}
+)  # fmt: skip
+#: Folders of test inputs that data-driven tests pick up by globbing (Go's ``testdata``,
+#: golden files, Jest snapshots, VCR cassettes, fuzzing corpora).
+_TEST_DATA_DIRS = frozenset(
+    {"testdata", "testfiles", "testcases", "fixtures", "fixture", "golden", "goldens",
+     "snapshots", "__snapshots__", "cassettes", "corpus"}
 )  # fmt: skip
 #: ``cy``: Cypress specs (``login.cy.ts``).
 _TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "conftest", "cy"})
@@ -46,6 +50,20 @@ def looks_like_test(path: str) -> bool:
     if any(p in _TEST_DIRS for p in parts[:-1]) or path.rsplit(".", 1)[-1] in TEST_FORMATS:
         return True
     return not _TEST_WORDS.isdisjoint(stem_words(path))
+
+
+def in_test_data_dir(path: str) -> bool:
+    """A file under a folder of test inputs (``pkg/testdata/case2.txt``, ``test_data/``).
+
+    Adding one may add a case to a test that globs its folder, which no test
+    file's diff shows; so it is never evidence that no test was added.
+    """
+    for part in path.split("/")[:-1]:
+        if part.lower() in _TEST_DATA_DIRS or part in _TEST_DIRS:
+            return True
+        if not {"test", "tests"}.isdisjoint(split_words(part)):
+            return True  # test_data, unit-tests, integration_tests
+    return False
 
 
 def is_tooling(path: str) -> bool:
@@ -87,9 +105,3 @@ def family(path: str) -> str | None:
     if language == "python":
         return "python"
     return "js" if is_js_family(language) else None
-
-
-def stem(path: str) -> str:
-    """The file name without directory or extension(s): ``src/a.test.ts`` -> ``a.test``."""
-    name = posixpath.basename(path)
-    return name.rsplit(".", 1)[0] if "." in name else name

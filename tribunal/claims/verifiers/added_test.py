@@ -7,7 +7,9 @@ any language, or sits in a test directory, and no added line may be a test
 Tribunal cannot discover (a doctest, a test inside a Rust or other source
 file). Everything in between is
 UNVERIFIED: only existing tests were edited, the new test's assertion is not
-visible, or test files changed that Tribunal cannot read.
+visible, test files changed that Tribunal cannot read, or a file changed in a
+folder of test inputs (``testdata/``, ``fixtures/``), where a new file may be
+a new case of a test that globs the folder.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 
 from tribunal.change import Change, Claim
 from tribunal.claims.registry import Judgement
-from tribunal.claims.scope import looks_like_test
+from tribunal.claims.scope import in_test_data_dir, looks_like_test
 from tribunal.findings import Verdict
 from tribunal.lang.test_diff import TestRecord, diff_tests, judge
 
@@ -57,6 +59,14 @@ def verify(change: Change, claim: Claim) -> Judgement:
         detail = "\n".join([detail, *tests.unreadable]).strip()
         title = "no new test found; only existing tests changed"
         return Judgement(Verdict.UNVERIFIED, title, detail)
+    data = [fc.path for fc in change.files if fc.has_head and in_test_data_dir(fc.path)]
+    if data:
+        shown = ", ".join(data[:_SHOWN])
+        return Judgement(
+            Verdict.UNVERIFIED,
+            "no new test found, but test data changed",
+            f"A test that reads its cases from these folders may have gained one: {shown}.",
+        )
     changed = [fc.path for fc in change.files]
     shown = ", ".join(changed[:_SHOWN])
     if len(changed) > _SHOWN:
