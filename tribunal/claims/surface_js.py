@@ -23,11 +23,6 @@ from tribunal.lang.trees import js_tree
 from tribunal.paths import is_js_family, language_of
 
 _EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
-_NAMED = frozenset(
-    {"function_declaration", "generator_function_declaration", "function_signature",
-     "class_declaration", "abstract_class_declaration", "interface_declaration",
-     "type_alias_declaration", "enum_declaration", "internal_module", "module"}
-)  # fmt: skip
 _MAX_DEPTH = 8
 
 
