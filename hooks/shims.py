@@ -15,11 +15,11 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.errors import UsageError
+from tribunal.fsutil import write_atomically
 from tribunal.gitcmd import Git
 
 MARKER = "# tribunal-shim:"
@@ -131,15 +131,7 @@ def _chained(path: Path) -> Path:
 
 def _write_shim(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text, mode=0o755)
 
 
 def _sh_quote(text: str) -> str:

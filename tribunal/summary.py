@@ -25,6 +25,7 @@ from typing import Any, Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tribunal.errors import TribunalError
+from tribunal.fsutil import write_atomically
 
 SCHEMA_ID: Final = "tribunal.summary/1"
 SCHEMA_FILE = Path(__file__).parent / "schemas" / "summary.schema.json"
@@ -159,24 +160,14 @@ def summary_path(common_dir: Path, commit: str, key: str) -> Path:
 
 def write(path: Path, summary: Summary, key: bytes) -> None:
     """Sign ``summary`` and write it atomically (temporary file, then rename)."""
-    data = _dump(sign(summary, key))
+    text = json.dumps(_dump(sign(summary, key)), indent=2, ensure_ascii=False) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+        write_atomically(path, text, fsync=True)
     except OSError as exc:
         raise SummaryError(
             f"{path.parent}: cannot write summaries: {exc.strerror or exc}"
         ) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def load(path: Path, key: bytes) -> Summary:

@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from tribunal.audit.record import Record
+from tribunal.fsutil import write_atomically
 from tribunal.worktree.lock import admin_lock, state_dir
 
 LOG_NAME = "weakened-gate.jsonl"
@@ -155,14 +155,7 @@ def _against_head(lines: list[bytes], count: int, last: str) -> list[Problem]:
 
 def _write_head(common_dir: Path, count: int, last: str) -> None:
     path = state_dir(common_dir) / HEAD_NAME
-    fd, tmp = tempfile.mkstemp(prefix=".head-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            json.dump({"count": count, "last": last}, handle)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps({"count": count, "last": last}), encoding="ascii")
 
 
 def _read_head(common_dir: Path) -> tuple[int, str] | None:

@@ -11,13 +11,12 @@ always under the log's lock.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tribunal.fsutil import write_atomically
 from tribunal.worktree.lock import state_dir
 
 STATE_NAME = "audit-state.json"
@@ -65,11 +64,4 @@ def save(common_dir: Path, state: State) -> None:
     }
     path = state_path(common_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".audit-state-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(data, indent=1))
