@@ -21,6 +21,7 @@ from tribunal.gitcmd import Git
 from tribunal.lenses import configured_lenses
 from tribunal.registry import BUILTINS, WEAKENED_ID
 from tribunal.snapshot import MAX_FILE_BYTES
+from tribunal.sources import resolve_commit
 
 
 @dataclass(frozen=True)
@@ -116,10 +117,7 @@ def _anchor(git: Git, remote: str | None, remote_ref: str | None) -> str | None:
     candidates += [f"refs/remotes/{remote}/{name}" for name in dict.fromkeys((default, "master"))]
     if remote_ref and remote_ref.startswith("refs/heads/"):
         candidates.append(f"refs/remotes/{remote}/{remote_ref.removeprefix('refs/heads/')}")
-    for ref in candidates:
-        if git.text("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", ok_codes=(0, 1)):
-            return ref
-    return None
+    return next((ref for ref in candidates if resolve_commit(git, ref)), None)
 
 
 def _blob(git: Git, commit: str) -> bytes | None:
