@@ -32,7 +32,8 @@ from tribunal.lang.pytest_naming import (
 from tribunal.lang.python_index import ModuleIndex, top_level
 from tribunal.lang.python_judge import Judgement, judge_test
 from tribunal.lang.python_marks import is_autouse_fixture
-from tribunal.lang.python_tests import PyTestCase, parse_source
+from tribunal.lang.python_tests import PyTestCase
+from tribunal.lang.trees import python_tree
 
 _NAMING: PerChange[str, PytestNaming] = PerChange()
 _CONFTEST: PerChange[str, tuple[str, ...]] = PerChange()
@@ -178,19 +179,19 @@ def _read_conftest(change: Change, path: str) -> tuple[str, ...]:
     source = change.read_head(path)
     if source is None:
         return ()
-    parsed = parse_source(source.data)
-    if parsed.tree is None:
+    tree = python_tree(source)
+    if tree is None:
         return (f"`{path}` could not be parsed, so its fixtures are unknown",)
-    index = ModuleIndex.build(parsed.tree)
+    index = ModuleIndex.build(tree)
     reasons = []
-    for stmt in top_level(parsed.tree.body):
+    for stmt in top_level(tree.body):
         reason = _conftest_statement(stmt, index, path)
         if reason:
             reasons.append(reason)
     if not reasons:
-        reasons.extend(_autouse_anywhere(parsed.tree, path))
+        reasons.extend(_autouse_anywhere(tree, path))
     if not reasons:
-        reasons.extend(_registers_plugin(parsed.tree, path))
+        reasons.extend(_registers_plugin(tree, path))
     if not reasons:
         imported = imported_autouse(change, path, index, hooks=True)
         reasons.extend(f"in `{path}`, {why}" for why in imported)

@@ -5,15 +5,18 @@ tests, test tampering, the ``added-test`` claim): parse once, index once, then
 ``discover_tests`` lists each test with its span (decorators included), the
 classes around it, whether it is skipped, and what runs with it outside its
 body (fixtures, ``setUp``, autouse fixtures, wrapping decorators).
+``tests_of`` does all three for a run's ``Source``, once per file side.
 """
 
 from __future__ import annotations
 
 import ast
 import warnings
+import weakref
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
+from tribunal.change import Source
 from tribunal.lang.pytest_naming import DEFAULT_NAMING, PytestNaming, is_test_file
 from tribunal.lang.python_index import FuncDef, ModuleIndex, bound_names
 from tribunal.lang.python_scope import (
@@ -23,17 +26,21 @@ from tribunal.lang.python_scope import (
     function_marks,
     module_scope,
 )
+from tribunal.lang.trees import python_tree
 
 __all__ = [
     "DEFAULT_NAMING",
     "ModuleIndex",
     "Parsed",
     "PyTestCase",
+    "PyTests",
     "PytestNaming",
     "discover_tests",
     "is_test_file",
     "parse_module",
     "parse_source",
+    "parsed",
+    "tests_of",
 ]
 
 
@@ -62,6 +69,44 @@ def parse_source(data: bytes | str) -> Parsed:
 
 def parse_module(data: bytes | str) -> ast.Module | None:
     return parse_source(data).tree
+
+
+def parsed(source: Source) -> Parsed:
+    """``parse_source`` for a run's ``Source``, sharing the run's tree (``trees.python_tree``).
+
+    Only a file that does not parse is parsed again, to word the error.
+    """
+    tree = python_tree(source)
+    return Parsed(tree) if tree is not None else parse_source(source.data)
+
+
+class PyTests(NamedTuple):
+    """One side of a test file: its index and its tests in source order (skipped ones too)."""
+
+    module: ModuleIndex
+    tests: tuple[PyTestCase, ...]
+
+
+_discovered: weakref.WeakKeyDictionary[Source, dict[PytestNaming, PyTests | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def tests_of(source: Source, naming: PytestNaming = DEFAULT_NAMING) -> PyTests | None:
+    """Parse, index and discover once per run for every analyzer; None when it does not parse.
+
+    Remembered against the ``Source`` as its tree is (``tribunal.lang.trees``),
+    so it goes with the run's change. ``parsed`` says why a file does not parse.
+    """
+    per_naming = _discovered.setdefault(source, {})
+    if naming not in per_naming:
+        tree = python_tree(source)
+        if tree is None:
+            per_naming[naming] = None
+        else:
+            index = ModuleIndex.build(tree)
+            per_naming[naming] = PyTests(index, tuple(discover_tests(index, naming)))
+    return per_naming[naming]
 
 
 class PyTestCase:

@@ -199,15 +199,18 @@ def _compute(change: Change) -> TestDiff:
         if base is None or head is None:
             continue
         head_by_key = {(t.name, t.ordinal): t for t in head}
+        old_spans: dict[tuple[str, int], tuple[int, int]] = {}
         for old in base:
-            new = head_by_key.get((old.name, old.ordinal))
+            key = (old.name, old.ordinal)
+            old_spans.setdefault(key, (old.start, old.end))
+            new = head_by_key.get(key)
             if new is not None:
                 out.kept.append((old, new))
                 kept_keys.add((fc.path, new.name, new.ordinal))
             else:
                 base_all.append(old)
         head_all += head
-        out.touched += [t for t in head if _touched(fc, t, base)]
+        out.touched += [t for t in head if _touched(fc, t, old_spans)]
     _match_moves(
         out, base_all, [t for t in head_all if (t.head_path, t.name, t.ordinal) not in kept_keys]
     )
@@ -229,9 +232,11 @@ def _match_moves(out: TestDiff, gone: list[TestRecord], fresh: list[TestRecord])
     out.added += [t for t in fresh if id(t) not in claimed]
 
 
-def _touched(fc: FileChange, test: TestRecord, base: list[TestRecord]) -> bool:
-    old = next((b for b in base if (b.name, b.ordinal) == (test.name, test.ordinal)), None)
-    return fc.touches(test.start, test.end, (old.start, old.end) if old else None)
+def _touched(
+    fc: FileChange, test: TestRecord, old_spans: dict[tuple[str, int], tuple[int, int]]
+) -> bool:
+    """Lines added in the head test, or removed from its base twin (same name and ordinal)."""
+    return fc.touches(test.start, test.end, old_spans.get((test.name, test.ordinal)))
 
 
 def _side(change: Change, fc: FileChange, side: str, out: TestDiff) -> list[TestRecord] | None:

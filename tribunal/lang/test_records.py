@@ -1,8 +1,10 @@
 """Turn one Python file's discovered tests into ``TestRecord``s (JS/TS: ``js_records``).
 
-Discovery itself is ``python_tests``; this adds what comparing two sides
-needs: an ordinal per repeated name, the skip and expected-failure state, and
-a normalized body for recognizing a renamed or moved test.
+Discovery itself is ``python_tests.tests_of``, shared with assertion-free-test
+so each side of a file is parsed and indexed once per run; this adds what
+comparing two sides needs: an ordinal per repeated name, the skip and
+expected-failure state, and a normalized body for recognizing a renamed or
+moved test.
 """
 
 from __future__ import annotations
@@ -13,9 +15,8 @@ from tribunal.change import Source
 from tribunal.lang.pytest_naming import PytestNaming
 from tribunal.lang.python_index import ModuleIndex, dotted
 from tribunal.lang.python_marks import Effect, classify
-from tribunal.lang.python_tests import discover_tests
+from tribunal.lang.python_tests import tests_of
 from tribunal.lang.test_diff import TestRecord, ordinals, python_body
-from tribunal.lang.trees import python_tree
 
 _CONDITIONAL = ("skipif", "skipIf", "skipUnless")
 
@@ -23,11 +24,10 @@ _CONDITIONAL = ("skipif", "skipIf", "skipUnless")
 def python_records(
     source: Source, path: str, head_path: str, naming: PytestNaming
 ) -> list[TestRecord] | None:
-    tree = python_tree(source)
-    if tree is None:
+    found = tests_of(source, naming)
+    if found is None:
         return None
-    index = ModuleIndex.build(tree)
-    tests = discover_tests(index, naming)
+    index, tests = found
     out = []
     for test, ordinal in zip(tests, ordinals(t.qualname for t in tests), strict=True):
         decorators = [d for owner in (*test.classes, test.node) for d in owner.decorator_list]

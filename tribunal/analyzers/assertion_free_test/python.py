@@ -11,7 +11,7 @@ UNVERIFIED finding, never a verdict on its tests.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
@@ -19,14 +19,8 @@ from tribunal.findings import Finding, Verdict
 from tribunal.lang.pytest_naming import PytestNaming
 from tribunal.lang.pytest_project import judge_in_project, naming_for
 from tribunal.lang.python_judge import Judgement
-from tribunal.lang.python_tests import (
-    ModuleIndex,
-    PyTestCase,
-    discover_tests,
-    is_test_file,
-    parse_module,
-    parse_source,
-)
+from tribunal.lang.python_tests import PyTestCase, is_test_file, parsed, tests_of
+from tribunal.lang.test_diff import ordinals
 
 ID = "assertion-free-test"
 
@@ -42,12 +36,13 @@ def judge_file(change: Change, fc: FileChange) -> Iterator[Finding]:
     source = change.head_source(fc)
     if source is None:
         return
-    parsed = parse_source(source.data)
-    if parsed.tree is None:
-        yield _unparsable(fc, parsed.error or "unknown error", parsed.error_line)
+    found = tests_of(source, naming)
+    if found is None:
+        failure = parsed(source)
+        yield _unparsable(fc, failure.error or "unknown error", failure.error_line)
         return
-    index = ModuleIndex.build(parsed.tree)
-    tests = [(k, t) for k, t in _keyed(discover_tests(index, naming)) if t.skip_reason is None]
+    index = found.module
+    tests = [(k, t) for k, t in _keyed(found.tests) if t.skip_reason is None]
     if not tests:
         return
     old_spans = _old_spans(change, fc, naming)
@@ -58,19 +53,16 @@ def judge_file(change: Change, fc: FileChange) -> Iterator[Finding]:
 
 def _old_spans(change: Change, fc: FileChange, naming: PytestNaming) -> dict[Key, tuple[int, int]]:
     base = change.base_source(fc)
-    tree = parse_module(base.data) if base is not None else None
-    if tree is None:
+    found = tests_of(base, naming) if base is not None else None
+    if found is None:
         return {}
-    base_tests = discover_tests(ModuleIndex.build(tree), naming)
-    return {key: (test.start, test.end) for key, test in _keyed(base_tests)}
+    return {key: (test.start, test.end) for key, test in _keyed(found.tests)}
 
 
-def _keyed(tests: Iterable[PyTestCase]) -> Iterator[tuple[Key, PyTestCase]]:
-    seen: dict[str, int] = {}
-    for test in tests:
-        count = seen.get(test.qualname, 0)
-        seen[test.qualname] = count + 1
-        yield (test.qualname, count), test
+def _keyed(tests: tuple[PyTestCase, ...]) -> list[tuple[Key, PyTestCase]]:
+    """Each test with its identity: the name, and which definition of that name it is."""
+    names = [t.qualname for t in tests]
+    return [((name, n), t) for name, n, t in zip(names, ordinals(names), tests, strict=True)]
 
 
 def _finding(fc: FileChange, test: PyTestCase, judgement: Judgement) -> Finding:
