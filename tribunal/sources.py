@@ -66,24 +66,29 @@ def build_change(
     sel: Selection, git: Git | None, root: Path | None, cwd: Path, config: Config
 ) -> Change:
     """The Change named by ``sel``; raises a TribunalError for bad refs or input."""
-    if sel.head is not None and sel.base is None:
-        raise UsageError("--head needs --base (the range is --base REF --head REF)")
+    check_selection(sel)
     if sel.diff is not None:
-        if sel.base is not None or sel.staged:
-            raise UsageError("--diff cannot be combined with --base, --head or --staged")
         from tribunal.diff_file import from_diff_file
 
         return from_diff_file(sel.diff, git, root, cwd, config)
     if git is None or root is None:
         raise GitError(f"{cwd}: not inside a git repository (use --cwd DIR, or --diff FILE)")
     if sel.staged:
-        if sel.base is not None:
-            raise UsageError("--staged compares the index with HEAD; it takes no --base/--head")
         return _staged(git, root, config)
     if sel.head is not None:
         assert sel.base is not None
         return _range(git, root, config, sel.base, sel.head)
     return _worktree(git, root, config, sel.base or "HEAD", explicit=sel.base is not None)
+
+
+def check_selection(sel: Selection) -> None:
+    """Refuse the flag combinations that name no change, for every command that takes them."""
+    if sel.head is not None and sel.base is None:
+        raise UsageError("--head needs --base (the range is --base REF --head REF)")
+    if sel.diff is not None and (sel.base is not None or sel.staged):
+        raise UsageError("--diff cannot be combined with --base, --head or --staged")
+    if sel.staged and sel.base is not None:
+        raise UsageError("--staged compares the index with HEAD; it takes no --base/--head")
 
 
 def empty_tree(git: Git) -> str:

@@ -18,6 +18,7 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from tribunal.config import Config
 from tribunal.errors import ConfigError, UsageError
+from tribunal.lenses import configured_lenses
 from tribunal.llm.budget import Limits
 from tribunal.llm.providers import MemberSpec, ProviderKind
 
@@ -185,14 +186,8 @@ def _check_members(members: Sequence[MemberSpec], from_flags: bool) -> None:
 
 
 def lens_table(config: Config) -> dict[str, Any]:
-    """Lens id -> ``{"focus": ...}``: the lens loader's view when it has one, else the config's."""
+    """Lens id -> ``{"focus": ...}``: the configured lenses over the config's raw entries."""
     table: dict[str, Any] = dict(config.raw.get("lenses") or {})
-    try:
-        from tribunal import lenses
-    except ImportError:
-        return table
-    listing = getattr(lenses, "configured_lenses", None)
-    if callable(listing):
-        for lens in listing(config):
-            table[str(lens.id)] = {"focus": str(lens.focus)}
+    for lens in configured_lenses(config):
+        table[lens.id] = {"focus": lens.focus}
     return table

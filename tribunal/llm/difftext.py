@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tribunal.errors import GitError, InputError, UsageError
 from tribunal.gitcmd import Git, find_repo_root
-from tribunal.sources import require_commit
+from tribunal.sources import Selection, check_selection, empty_tree, require_commit
 
 GIT_DIFF = (
     "diff",
@@ -27,16 +27,11 @@ GIT_DIFF = (
 
 def read_diff(cwd: Path, diff: str | None, base: str | None, head: str | None, staged: bool) -> str:
     """The change named by the flags, as unified-diff text."""
+    check_selection(Selection(base, head, staged, diff))
     if diff is not None:
-        if base is not None or head is not None or staged:
-            raise UsageError("--diff cannot be combined with --base, --head or --staged")
         return _read_input(diff, cwd)
-    if head is not None and base is None:
-        raise UsageError("--head needs --base (the range is --base REF --head REF)")
     if base is None and not staged:
         raise UsageError("name a change: --diff FILE|-, --base REF [--head REF], or --staged")
-    if base is not None and staged:
-        raise UsageError("--staged compares the index with HEAD; it takes no --base/--head")
     return _git_diff(cwd, base, head or "HEAD", staged)
 
 
@@ -67,7 +62,7 @@ def diff_between(git: Git, base: str | None, head: str) -> str:
 
     For callers that already resolved a range, such as the pre-push convene.
     """
-    start = base or git.text("hash-object", "-t", "tree", "/dev/null")
+    start = base or empty_tree(git)
     return _text(git.run(*GIT_DIFF, start, head, "--"))
 
 

@@ -58,37 +58,46 @@ class PhaseRunner:
 
     def run(self, phase: str, jobs: Mapping[str, Job[T]]) -> tuple[dict[str, T], dict[str, str]]:
         """The values of ``jobs``, and a note for each job that gave none."""
-        if not jobs:
-            return {}, {}
-        if self.budget.remaining() <= 0:
-            self.status[phase] = "skipped: the council's time budget is spent"
-            return {}, dict.fromkeys(jobs, _SKIPPED)
-        outcomes = run_parallel(list(jobs.values()), self.budget.deadline)
-        values: dict[str, T] = {}
-        notes: dict[str, str] = {}
-        for key, outcome in zip(jobs, outcomes, strict=True):
-            if outcome.value is not None:
-                values[key] = outcome.value.value
-            elif outcome.error is not None and not isinstance(outcome.error, LLMError):
-                raise outcome.error  # a bug, not a model's failure: let it surface
-            else:
-                notes[key] = str(outcome.error) if outcome.error else _LATE
-        cut = any(_over_budget(note) for note in notes.values())
-        self.status[phase] = "cut short by the time budget" if cut else "done"
+        values, notes, _ = self._run(phase, jobs)
         return values, notes
 
     def members(self, phase: str, jobs: Mapping[str, Job[T]]) -> dict[str, T]:
         """``run`` for member calls: each member that failed on its own account is dropped."""
-        values, notes = self.run(phase, jobs)
+        values, notes, spent = self._run(phase, jobs)
         for member_id, note in notes.items():
-            if phase == "form" or not _over_budget(note):
-                reason = "no reply within the council's time budget" if _over_budget(note) else note
-                self.drops[member_id] = Drop(phase, reason)
+            if member_id not in spent:
+                self.drops[member_id] = Drop(phase, note)
+            elif phase == "form":
+                self.drops[member_id] = Drop(phase, "no reply within the council's time budget")
         return values
+
+    def _run(
+        self, phase: str, jobs: Mapping[str, Job[T]]
+    ) -> tuple[dict[str, T], dict[str, str], set[str]]:
+        """``run``, plus the jobs that gave nothing because the council's budget ran out."""
+        if not jobs:
+            return {}, {}, set()
+        if self.budget.remaining() <= 0:
+            self.status[phase] = "skipped: the council's time budget is spent"
+            return {}, dict.fromkeys(jobs, _SKIPPED), set(jobs)
+        outcomes = run_parallel(list(jobs.values()), self.budget.deadline)
+        values: dict[str, T] = {}
+        notes: dict[str, str] = {}
+        spent: set[str] = set()
+        for key, outcome in zip(jobs, outcomes, strict=True):
+            if outcome.value is not None:
+                values[key] = outcome.value.value
+            elif outcome.error is None:
+                notes[key] = _LATE
+                spent.add(key)
+            elif not isinstance(outcome.error, LLMError):
+                raise outcome.error  # a bug, not a model's failure: let it surface
+            else:
+                notes[key] = str(outcome.error)
+                if outcome.error.kind == "budget":
+                    spent.add(key)
+        self.status[phase] = "cut short by the time budget" if spent else "done"
+        return values, notes, spent
 
     def live(self, ids: Iterable[str]) -> list[str]:
         return [member_id for member_id in ids if member_id not in self.drops]
-
-
-def _over_budget(note: str) -> bool:
-    return note in (_LATE, _SKIPPED) or note.endswith("budget is spent")
