@@ -20,6 +20,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
+from functools import cached_property
 from pathlib import Path
 
 from tribunal.gitcmd import Git, no_git_env
@@ -68,11 +69,16 @@ class Sandbox:
         self._patterns = ["/*"]
         self._read_tree()
 
-    def _read_tree(self) -> None:
+    @cached_property
+    def _sparse_file(self) -> Path:
+        """This worktree's own ``info/sparse-checkout`` (under the common dir's worktrees/)."""
         spec = self.git.text(
             "rev-parse", "--path-format=absolute", "--git-path", "info/sparse-checkout"
         )
-        target = Path(spec)
+        return Path(spec)
+
+    def _read_tree(self) -> None:
+        target = self._sparse_file
         target.parent.mkdir(parents=True, exist_ok=True)
         body = "".join(f"{p}\n" for p in self._patterns) or "!/*\n"
         target.write_bytes(body.encode("utf-8", "surrogateescape"))
