@@ -43,6 +43,13 @@ def add_parser(sub: Any, epilog: str) -> None:
     )
     hooks = p.add_subparsers(dest="hook", metavar="<hook>")
     pre_commit = hooks.add_parser("pre-commit", help="gate a commit on its staged changes")
+    pre_commit.add_argument(
+        "--config",
+        metavar="FILE",
+        help="config file (default: tribunal.yml; also $TRIBUNAL_CONFIG); for `args:`",
+    )
+    # pre-commit passes file names only with pass_filenames: true, in pieces; the hook
+    # judges the whole change and reads the framework's filter itself (hooks/prefilter.py).
     pre_commit.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     pre_commit.set_defaults(func=run_pre_commit)
     pre_push = hooks.add_parser("pre-push", help="convene the pushed refs and gate the push")
@@ -59,7 +66,7 @@ def add_parser(sub: Any, epilog: str) -> None:
 def run_pre_commit(ns: argparse.Namespace) -> int:
     from tribunal.hooks.precommit import run_pre_commit as run
 
-    return fail_closed("pre-commit", lambda: run(Path.cwd()))
+    return fail_closed("pre-commit", lambda: run(Path.cwd(), config_file=ns.config))
 
 
 def run_pre_push(ns: argparse.Namespace) -> int:
