@@ -102,7 +102,8 @@ def _skip_filtered(change: Change, root: Path) -> None:
     if allowed.is_empty:
         return
     change.files = tuple(
-        fc if fc.skip_reason is not None or allowed.allows(fc.path)
+        fc
+        if fc.skip_reason is not None or allowed.allows(fc.path)
         else fc._replace(skip_reason=_EXCLUDED)
         for fc in change.files
     )

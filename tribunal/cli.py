@@ -25,10 +25,11 @@ certainty; blocks with --hard-fail and in the git hooks).
 """
 
 EPILOG = """\
-exit codes:
-  0    ran; report-only, or no CONTRADICTED finding
-  1    --hard-fail and a CONTRADICTED finding (or, with strict: true in the
-       config, an UNVERIFIED one)
+exit codes (each command's --help lists the ones it can return):
+  0    ran; nothing blocks
+  1    a gate blocks: `check --hard-fail` with a CONTRADICTED finding, a hook's
+       block, a convene or `verify-pushes` that does not pass, `audit --verify`
+       on a broken chain
   2    usage, configuration, git or input-file error
   3    internal error (a bug report with the traceback is written)
   130  interrupted
@@ -36,7 +37,9 @@ exit codes:
 
 
 #: Command modules, in ``--help`` order. Each has ``add_parser(subparsers, epilog)``
-#: which registers its flags and sets ``func`` to a ``(Namespace) -> int``.
+#: which registers its flags and sets ``func`` to a ``(Namespace) -> int``; its own
+#: ``--help`` lists only its exit codes (``tribunal.commands.exitcodes``), ``epilog``
+#: being the general list.
 COMMAND_MODULES = (
     "check",
     "hook",

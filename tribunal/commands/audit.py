@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -51,7 +52,10 @@ def add_parser(sub: Any, epilog: str) -> None:
         "audit",
         help="list (and --verify) the records of pushes that got past the gate",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes(
+            "listed; with --verify, the chain is intact",
+            "--verify found a record edited or removed inside the chain",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--verify", action="store_true", help="check the hash chain; exit 1 if broken")

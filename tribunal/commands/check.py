@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
 from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
+from tribunal.colormode import CHOICES as COLOR_CHOICES
+from tribunal.colormode import use_color
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, InputError, UsageError
 from tribunal.render import FORMATS
 
@@ -50,7 +52,12 @@ def add_parser(sub: Any, epilog: str) -> None:
         "check",
         help="analyze a change and report findings",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes(
+            "ran: report only, or no CONTRADICTED finding",
+            "--hard-fail and a CONTRADICTED finding (or, with strict: true in\n"
+            "the config, an UNVERIFIED one)",
+            internal="internal error, or an analyzer crashed (its traceback is written)",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_change_flags(
@@ -92,6 +99,19 @@ def add_parser(sub: Any, epilog: str) -> None:
         action="store_true",
         help="also analyze generated paths (also $TRIBUNAL_NO_SKIP_GENERATED=1)",
     )
+    p.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colour the text report (auto: on a terminal; honours NO_COLOR, FORCE_COLOR "
+        "and CLICOLOR_FORCE)",
+    )
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="text report: only the CONTRADICTED findings (and what blocks) and the exit line",
+    )
     add_cwd_flag(p)
     p.set_defaults(func=run)
 
@@ -106,6 +126,8 @@ def run(ns: argparse.Namespace) -> int:
     from tribunal.sources import Selection, build_change
 
     cwd = start_dir(ns.cwd)
+    if ns.quiet and ns.format != "text":
+        raise UsageError(f"--quiet shortens the text report; --format {ns.format} has no such form")
     root = find_repo_root(cwd)
     if ns.config_from_base:
         _check_config_from_base(ns)
@@ -133,7 +155,13 @@ def run(ns: argparse.Namespace) -> int:
     gate = {"hard_fail": ns.hard_fail, "strict": change.config.strict}
     for fmt, path in ns.write:
         _write(cwd / path, render(report, fmt, **gate))
-    _emit(render(report, ns.format, color=_use_color(sys.stdout), **gate))
+    color = use_color(ns.color, sys.stdout)
+    if ns.quiet:
+        from tribunal.render.quiet import render_quiet
+
+        _emit(render_quiet(report, color=color, **gate))
+    else:
+        _emit(render(report, ns.format, color=color, **gate))
     if report.errors:
         from tribunal.crashlog import report_crashes
 
@@ -213,12 +241,3 @@ def exit_code(report: Report, *, hard_fail: bool, strict: bool = False) -> int:
     if report.errors:
         return ExitCode.INTERNAL
     return ExitCode.OK
-
-
-def _use_color(stream: Any) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())

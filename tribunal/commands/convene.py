@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode
 
 HELP = """\
@@ -27,7 +28,10 @@ def add_parser(sub: Any, epilog: str) -> None:
         "convene",
         help="run the pre-push convene for a ref by hand",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes(
+            "summary.json shows a unanimous verified pass",
+            "the convene did not pass (the push would be rejected)",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--ref", required=True, metavar="REF", help="the commit or branch to convene")

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         "council",
         summary="an advisory review of a change by a council of models",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes("recommendation reported (advisory: it never judges the change)"),
         budget_help="time budget for the whole council (default: council.timeout, else 120)",
     )
     p.add_argument("--member", action="append", default=[], metavar="SPEC", help="a member")

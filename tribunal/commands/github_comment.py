@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, TribunalError
 
 HELP = """\
@@ -51,7 +52,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         "github-comment",
         help="post the markdown report as one sticky pull-request comment (for CI)",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes("comment posted or updated, or a failure reported without --hard-fail"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(

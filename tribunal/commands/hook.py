@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, TribunalError
 
 HELP = """\
@@ -38,7 +39,12 @@ def add_parser(sub: Any, epilog: str) -> None:
         "hook",
         help="run a git hook (what the installed hooks call)",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes(
+            "nothing blocks (reference-transaction always exits 0)",
+            "the hook blocks: a CONTRADICTED finding at pre-commit, a convene\n"
+            "without a unanimous verified pass at pre-push",
+            internal="internal error; blocks the commit or push (a bug report is written)",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     hooks = p.add_subparsers(dest="hook", metavar="<hook>")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode
 
 INSTALL_HELP = """\
@@ -35,7 +36,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         "install",
         help="install tribunal's git hooks (without the pre-commit framework)",
         description=INSTALL_HELP,
-        epilog=epilog,
+        epilog=exit_codes("hooks installed or removed"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -49,7 +50,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         "uninstall",
         help="remove the hooks `tribunal install` wrote",
         description="Remove tribunal's hooks and restore any hook they were chained to.",
-        epilog=epilog,
+        epilog=exit_codes("hooks installed or removed"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     u.set_defaults(func=run_uninstall)

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, InputError
 
 HELP = """\
@@ -32,7 +33,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         "propose",
         summary="let a model propose claims for `check` to verify",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes("advice written (advisory: it never judges the change)"),
         budget_help="time budget for the whole run (default 180)",
     )
     p.add_argument(

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, UsageError
 from tribunal.gitcmd import is_zero
 
@@ -57,7 +58,10 @@ def add_parser(sub: Any, epilog: str) -> None:
         "verify-pushes",
         help="re-run the push gate on pushed commits (for CI); exit 1 if any is rejected",
         description=HELP,
-        epilog=epilog,
+        epilog=exit_codes(
+            "every pushed commit passes the gate",
+            "a pushed commit the gate would have rejected",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("range", nargs="?", metavar="BASE..HEAD", help="instead of --base/--head")
