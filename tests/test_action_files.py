@@ -149,7 +149,7 @@ def test_workflows_fetch_the_history_the_range_needs() -> None:
 def test_sarif_upload_has_the_tribunal_category() -> None:
     steps = _steps(_workflow(ROOT / ".github/workflows/tribunal-sarif.yml"))
     upload = next(s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action"))
-    assert upload["uses"].endswith("/upload-sarif@v3")
+    assert "/upload-sarif@" in upload["uses"]
     assert upload["with"] == {"sarif_file": "tribunal.sarif", "category": "tribunal"}
 
 
@@ -166,7 +166,7 @@ def test_readme_workflows_are_the_dogfooded_ones_with_a_public_uses(name: str) -
     block = _readme_block(f"# .github/workflows/{name}")
     dogfood = (ROOT / ".github/workflows" / name).read_text(encoding="utf-8")
     body = "\n".join(line for line in dogfood.splitlines() if not line.startswith("#"))
-    assert block.strip() == body.replace("uses: ./", "uses: <owner>/tribunal@v1").strip()
+    assert block.strip() == body.replace("uses: ./", "uses: tribunal-gate/tribunal@<commit sha>").strip()
     data = yaml.safe_load(block)
     data["on"] = data.pop(True)
     assert _errors(_schema("github-workflows.json"), data) == []

@@ -6,9 +6,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
 from tribunal.colormode import CHOICES as COLOR_CHOICES
 from tribunal.colormode import use_color
+from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
 from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, InputError, UsageError
 from tribunal.render import FORMATS
