@@ -23,6 +23,7 @@ from tribunal.errors import ConfigError
 CONFIG_NAME = ".pre-commit-config.yaml"
 HOOK_ID = "tribunal"
 SKIP_REASON = f"excluded by {CONFIG_NAME}"
+_MAY_FILTER = re.compile(r"^[ \t-]*[\"']?(?:files|exclude)[\"']?[ \t]*:", re.M)
 
 
 class PathFilter(NamedTuple):
@@ -50,6 +51,8 @@ def load_filter(root: Path) -> PathFilter:
         return PathFilter()
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read it: {exc}") from None
+    if not _MAY_FILTER.search(text):
+        return PathFilter()  # no filter key anywhere: spare every commit the YAML parser
     import yaml
 
     try:

@@ -124,7 +124,23 @@ def test_installs_the_actions_own_version_in_its_own_environment() -> None:
     assert setup["with"]["update-environment"] is False
     install = next(step for step in steps if "pip install" in step.get("run", ""))
     assert '"$GITHUB_ACTION_PATH[github]"' in install["run"]
-    assert '-m venv "$venv"' in install["run"]
+    assert '-m venv "$VENV"' in install["run"]
+    assert 'PIP_CONSTRAINT="$GITHUB_ACTION_PATH/.github/action/constraints.txt"' in install["run"]
+    assert (ROOT / ".github/action/constraints.txt").is_file()
+
+
+def test_the_environment_cache_is_keyed_on_the_action_and_python_versions() -> None:
+    steps = _steps(load_action())
+    cache = next(step for step in steps if str(step.get("uses", "")).startswith("actions/cache@"))
+    assert cache["with"] == {
+        "path": "${{ steps.key.outputs.venv }}",
+        "key": "${{ steps.key.outputs.key }}",
+    }
+    key = next(step for step in steps if step.get("id") == "key")["run"]
+    assert "__version__" in key and "python_version()" in key
+    assert "-py$python-v$version-$digest" in key
+    install = next(step for step in steps if "pip install" in step.get("run", ""))
+    assert install["env"]["CACHE_HIT"] == "${{ steps.cache.outputs.cache-hit }}"
 
 
 def test_workflows_use_least_permissions() -> None:
@@ -166,7 +182,10 @@ def test_readme_workflows_are_the_dogfooded_ones_with_a_public_uses(name: str) -
     block = _readme_block(f"# .github/workflows/{name}")
     dogfood = (ROOT / ".github/workflows" / name).read_text(encoding="utf-8")
     body = "\n".join(line for line in dogfood.splitlines() if not line.startswith("#"))
-    assert block.strip() == body.replace("uses: ./", "uses: tribunal-gate/tribunal@<commit sha>").strip()
+    assert (
+        block.strip()
+        == body.replace("uses: ./", "uses: tribunal-gate/tribunal@<commit sha>").strip()
+    )
     data = yaml.safe_load(block)
     data["on"] = data.pop(True)
     assert _errors(_schema("github-workflows.json"), data) == []
@@ -187,3 +206,22 @@ def test_every_documented_workflow_is_valid_and_splices_nothing(where: str, bloc
     assert _errors(_schema("github-workflows.json"), data) == [], where
     for step in _steps(data):
         assert "${{" not in step.get("run", ""), where
+
+
+_PINNED = re.compile(r"^[\w.-]+/[\w.-]+(?:/[\w./-]+)?@[0-9a-f]{40} # v\d+(?:\.\d+)*$")
+
+
+@pytest.mark.parametrize("path", [ROOT / "action.yml", *WORKFLOWS], ids=lambda p: p.name)
+def test_every_uses_is_pinned_by_commit_sha_with_its_version(path: Path) -> None:
+    """A tag can be moved by whoever controls the action; a 40-character sha cannot."""
+    uses = re.findall(r"^\s*(?:- )?uses:\s*(.+?)\s*$", path.read_text(encoding="utf-8"), re.M)
+    assert uses
+    for ref in uses:
+        assert ref == "./" or _PINNED.match(ref), f"{path.name}: {ref!r} is not pinned by sha"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_checkouts_keep_no_credentials(path: Path) -> None:
+    for step in _steps(_workflow(path)):
+        if str(step.get("uses", "")).startswith("actions/checkout@"):
+            assert step["with"]["persist-credentials"] is False, path.name

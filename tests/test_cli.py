@@ -328,6 +328,11 @@ HEAVY = ("tree_sitter", "yaml", "pydantic", "httpx", "jsonschema", "ollama", "sa
 #: builds are NamedTuples and plain classes instead.
 SLOW_STDLIB = {"dataclasses", "inspect", "tempfile"}  # tempfile: ~7 ms, only ranges need it
 
+_CONFIG = (
+    "repos:\n  - repo: local\n    hooks:\n"
+    "      - {id: tribunal, name: t, entry: t, language: system}\n"
+)
+
 _PROBE = """\
 import json, sys
 from tribunal.cli import main
@@ -338,9 +343,12 @@ raise SystemExit(code)
 """
 
 
-@pytest.mark.parametrize("args", [("--version",), ("check", "--staged"), ("check",)])
+@pytest.mark.parametrize(
+    "args", [("--version",), ("check", "--staged"), ("check",), ("hook", "pre-commit")]
+)
 def test_start_up_imports_nothing_heavy(repo: GitRepo, args: tuple[str, ...]) -> None:
-    repo.commit({"src/app.py": "def f():\n    return 1\n"})
+    # A framework user's config with no files:/exclude: is not parsed on every commit.
+    repo.commit({"src/app.py": "def f():\n    return 1\n", ".pre-commit-config.yaml": _CONFIG})
     repo.write({"src/app.py": "def f():\n    return 2\n", "tests/test_app.py": "def test_f():\n"
                 "    from src.app import f\n    assert f() == 2\n"})  # fmt: skip
     repo.git("add", "-A")
@@ -412,3 +420,75 @@ def test_a_file_name_that_is_not_utf8_never_crashes_a_strict_terminal(
     result = repo.tribunal("check", "--format", fmt, env={"PYTHONIOENCODING": "utf-8:strict"})
     assert result.code == 0, result.stderr
     assert "test_x" in result.stdout and "CONTRADICTED" in result.stdout
+
+
+# --- --color, --quiet, per-command exit codes -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "colored"),
+    [
+        ((), {}, False),  # auto, into a pipe
+        (("--color", "always"), {}, True),
+        (("--color", "always"), {"NO_COLOR": "1"}, True),  # the flag decides
+        (("--color", "never"), {"FORCE_COLOR": "1"}, False),
+        ((), {"FORCE_COLOR": "1"}, True),
+        ((), {"CLICOLOR_FORCE": "1"}, True),
+        ((), {"CLICOLOR_FORCE": "0"}, False),
+        ((), {"FORCE_COLOR": ""}, False),  # set but empty: not forced
+        ((), {"FORCE_COLOR": "1", "NO_COLOR": "1"}, False),  # NO_COLOR wins, as in CPython
+        ((), {"FORCE_COLOR": "1", "TERM": "dumb"}, True),
+    ],
+)
+def test_color_flag_and_the_colour_variables(
+    repo: GitRepo, args: tuple[str, ...], env: dict[str, str], colored: bool
+) -> None:
+    repo.write({"a.py": "CONTRADICT\n"})
+    base = {k: "" for k in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")} | {"TERM": "xterm"}
+    result = run_cli(repo, "check", *args, env={**base, **env})
+    assert result.code == 0 and "CONTRADICTED" in result.stdout
+    assert ("\033[" in result.stdout) is colored
+
+
+def test_quiet_shows_only_contradicted_findings_and_the_exit_line(repo: GitRepo) -> None:
+    repo.write({"a.py": "CONTRADICT\n", "b.py": "UNVERIFY\n"})
+    loud = run_cli(repo, "check", "--hard-fail")
+    quiet = run_cli(repo, "check", "--hard-fail", "-q")
+    assert quiet.code == loud.code == 1
+    assert "UNVERIFIED" in loud.stdout and "b.py" in loud.stdout
+    lines = quiet.stdout.splitlines()
+    assert lines[0] == "a.py" and "CONTRADICTED" in lines[1]
+    assert "b.py" not in quiet.stdout and "UNVERIFIED" not in quiet.stdout
+    assert lines[-1] == "blocking: --hard-fail and a CONTRADICTED finding (exit 1)"
+    clean = GitRepo.init(repo.path.parent / "clean")
+    clean.write({"c.py": "x = 1\n"})
+    assert run_cli(clean, "check", "--quiet").stdout == "no CONTRADICTED findings\n"
+    mixed = run_cli(repo, "check", "-q", "--format", "json")
+    assert mixed.code == 2 and "--quiet" in mixed.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "codes"),
+    [
+        (("check",), ("0", "1", "2", "3", "130")),
+        (("hook",), ("0", "1", "2", "3", "130")),
+        (("convene",), ("0", "1", "2", "3", "130")),
+        (("audit",), ("0", "1", "2", "3", "130")),
+        (("verify-pushes",), ("0", "1", "2", "3", "130")),
+        (("install",), ("0", "2", "3", "130")),
+        (("uninstall",), ("0", "2", "3", "130")),
+        (("propose",), ("0", "2", "3", "130")),
+        (("council",), ("0", "2", "3", "130")),
+        (("github-comment",), ("0", "2", "3", "130")),
+    ],
+)
+def test_each_epilog_lists_only_the_exit_codes_its_command_returns(
+    repo: GitRepo, command: tuple[str, ...], codes: tuple[str, ...]
+) -> None:
+    result = repo.tribunal(*command, "--help")
+    assert result.code == 0, result.stderr
+    epilog = result.stdout.split("exit codes:\n", 1)[1]
+    listed = tuple(line.split()[0] for line in epilog.splitlines() if line[:3].strip().isdigit())
+    assert listed == codes
+    if "1" not in codes:
+        assert "--hard-fail and a CONTRADICTED" not in epilog

@@ -19,7 +19,8 @@ import pytest
 
 from tests import hookscenarios as sc
 from tests.gitrepo import run_git
-from tests.hooktools import UserRepo
+from tests.hooktools import ASSERTION_FREE_TEST, UserRepo
+from tribunal.hooks.precommit import NOTHING_STAGED
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -65,17 +66,20 @@ def framework(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return setup
 
 
-def write_config(user: UserRepo, setup: dict[str, str]) -> None:
+def write_config(user: UserRepo, setup: dict[str, str], *, top: str = "", hook: str = "") -> None:
+    """The config; ``top`` adds top-level lines, ``hook`` lines under ``id: tribunal``."""
     user.repo.write(
         {
             ".pre-commit-config.yaml": (
                 "default_install_hook_types: [pre-commit, pre-push]\n"
+                f"{top}"
                 "repos:\n"
                 f"  - repo: '{setup['repo']}'\n"
                 f"    rev: {setup['rev']}\n"
                 "    hooks:\n"
                 "      - id: tribunal\n"
-                "      - id: tribunal-convene\n"
+                + "".join(f"        {line}\n" for line in hook.splitlines())
+                + "      - id: tribunal-convene\n"
             )
         }
     )
@@ -177,3 +181,56 @@ def test_push_from_a_linked_worktree(user: UserRepo) -> None:
 
 def test_pushed_config_weakening(user: UserRepo) -> None:
     sc.pushed_config_weakening(user)
+
+
+# --- the pre-commit stage in CI: a range, --all-files, the framework's filter, args ------
+
+
+def test_from_ref_to_ref_judges_the_range(user: UserRepo) -> None:
+    """What CI setups run: the range is judged, not the (empty) index."""
+    user.commit({"tests/test_thing.py": ASSERTION_FREE_TEST}, "add a test")
+    result = pre_commit(user, "run", "tribunal", "--from-ref", "HEAD~1", "--to-ref", "HEAD")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "HEAD~1...HEAD blocked: 1 CONTRADICTED" in result.stdout
+    assert "tests/test_thing.py:1" in result.stdout
+    clean = pre_commit(user, "run", "tribunal", "--from-ref", "HEAD~2", "--to-ref", "HEAD~1")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert "nothing CONTRADICTED or UNVERIFIED" in clean.stdout
+
+
+def test_all_files_with_nothing_staged_says_what_it_judges(user: UserRepo) -> None:
+    user.commit({"tests/test_thing.py": ASSERTION_FREE_TEST}, "add a test")
+    result = pre_commit(user, "run", "tribunal", "--all-files")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert NOTHING_STAGED in result.stdout
+    assert "0 files" not in result.stdout
+
+
+def test_exclude_and_files_skip_what_pre_commit_filters_out(
+    user: UserRepo, framework: dict[str, str]
+) -> None:
+    write_config(user, framework, top="exclude: ^tests/generated/\n", hook="files: ^tests/")
+    user.commit({}, "filter the hook")
+    user.commit(
+        {
+            "tests/generated/test_made.py": ASSERTION_FREE_TEST,
+            "docs/test_doc.py": ASSERTION_FREE_TEST,
+        },
+        "tests the filters leave out",
+    )
+    result = pre_commit(user, "run", "tribunal", "--from-ref", "HEAD~1", "--to-ref", "HEAD")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 excluded by .pre-commit-config.yaml" in result.stdout
+    user.commit({"tests/test_kept.py": ASSERTION_FREE_TEST}, "one it keeps")
+    kept = pre_commit(user, "run", "tribunal", "--from-ref", "HEAD~2", "--to-ref", "HEAD")
+    assert kept.returncode == 1, kept.stdout + kept.stderr
+    assert "tests/test_kept.py:1" in kept.stdout and "test_made" not in kept.stdout
+
+
+def test_args_reach_the_hook(user: UserRepo, framework: dict[str, str]) -> None:
+    write_config(user, framework, hook="args: [--config, ci/tribunal.yml]")
+    user.commit({"ci/tribunal.yml": "analyzers: {no-such-analyzer: true}\n"}, "a CI config")
+    result = pre_commit(user, "run", "tribunal", "--from-ref", "HEAD~1", "--to-ref", "HEAD")
+    assert result.returncode == 1 and "exit code: 2" in result.stdout, result.stdout
+    assert "unrecognized arguments" not in result.stdout + result.stderr
+    assert "no-such-analyzer" in result.stdout + result.stderr

@@ -22,7 +22,7 @@ def use_color(mode: str, stream: TextIO, environ: Mapping[str, str] | None = Non
     env = os.environ if environ is None else environ
     if env.get("NO_COLOR"):
         return False
-    if env.get("FORCE_COLOR") or env.get("CLICOLOR_FORCE", "0") != "0":
+    if env.get("FORCE_COLOR") or (env.get("CLICOLOR_FORCE") or "0") != "0":
         return True
     if env.get("TERM") == "dumb":
         return False
