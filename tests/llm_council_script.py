@@ -7,9 +7,15 @@ has its own) and by the phase (the reply schema the client asked for).
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.llm_server import Received, Responder, Scripted, reply_for
 from tribunal.llm.budget import Limits
@@ -156,3 +162,47 @@ def plan(
     return CouncilPlan(
         tuple(members), judge, Limits(timeout=timeout, retries=1, backoff=0.01), seconds
     )
+
+
+_OWN_HOME = "COUNCIL_TEST_OWN_HOME"
+
+
+def own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A HOME (and XDG dirs) of this test's own, for this process and every hook it starts.
+
+    A per-user setting such as ``git config --global tribunal.allowSendDiff true``
+    written there reaches only this test. The session's global git config is
+    carried over; the per-user summary key is created afresh under the new home.
+    """
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    session = Path(os.environ["HOME"]) / ".gitconfig"
+    if session.exists():
+        shutil.copy2(session, home / ".gitconfig")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    monkeypatch.delenv("TRIBUNAL_ALLOW_SEND_DIFF", raising=False)
+    monkeypatch.setenv(_OWN_HOME, str(home))
+    return home
+
+
+def allow_sending(allowed: bool) -> None:
+    """Set or remove the per-user permission the convene's council needs to send the diff
+    (only in a home of the test's own: ``own_home``)."""
+    assert os.environ.get(_OWN_HOME) == os.environ["HOME"], "call own_home first"
+    args = ["true"] if allowed else []
+    action = [] if allowed else ["--unset-all"]
+    subprocess.run(
+        ["git", "config", "--global", *action, "tribunal.allowSendDiff", *args],
+        check=False,
+        capture_output=True,
+    )
+    shown = subprocess.run(
+        ["git", "config", "--global", "--get", "tribunal.allowSendDiff"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    assert shown == ("true" if allowed else "")

@@ -55,7 +55,7 @@ def test_advisory_record_is_json_and_carries_no_key() -> None:
         cfg = config(
             council_yml(("a", "ollama", "m1", server.url), ("b", "openai", "m2", server.url))
         )
-        record = run_council_advisory(DIFF, cfg, 30, env={"TRIBUNAL_API_KEY": KEY})
+        record = run_council_advisory(DIFF, cfg, 30, allowed=True, env={"TRIBUNAL_API_KEY": KEY})
     assert record is not None
     assert json.loads(json.dumps(record)) == record
     assert (record["schema"], record["advisory"], record["status"]) == (
@@ -68,19 +68,18 @@ def test_advisory_record_is_json_and_carries_no_key() -> None:
     assert any(r.headers.get("Authorization") == f"Bearer {KEY}" for r in server.requests)
 
 
-def test_advisory_to_a_non_loopback_endpoint_is_not_sent() -> None:
+def test_advisory_without_permission_sends_nothing_even_to_loopback() -> None:
     cfg = config(
         council_yml(
             ("a", "ollama", "m1", "http://127.0.0.1:1"),
             ("b", "openai", "m2", "http://10.255.255.1:9/v1"),
         )
     )
-    started = time.monotonic()
-    record = run_council_advisory(DIFF, cfg, 30, env={}, factory=never_called)
-    assert time.monotonic() - started < 8  # a connection attempt would hang for the 30 s budget
+    env = {"TRIBUNAL_ALLOW_SEND_DIFF": "1"}  # the caller decides; the environment is not read
+    record = run_council_advisory(DIFF, cfg, 30, env=env, factory=never_called)
     assert record is not None and record["status"] == "not-sent"
-    assert "http://10.255.255.1:9/v1 (b)" in record["reason"]
-    assert [m["id"] for m in record["members"]] == ["a", "b"]
+    assert record["reason"].startswith("council skipped: sending the diff is not allowed; see ")
+    assert "git config --global tribunal.allowSendDiff true" in record["reason"]
 
 
 def test_advisory_respects_its_budget_and_never_raises() -> None:
@@ -97,7 +96,7 @@ def test_advisory_respects_its_budget_and_never_raises() -> None:
             )
         )
         started = time.monotonic()
-        record = run_council_advisory(DIFF, cfg, 0.5, env={})
+        record = run_council_advisory(DIFF, cfg, 0.5, allowed=True, env={})
         elapsed = time.monotonic() - started
     assert elapsed < 3.0  # the slow member sleeps 6 s
     assert record is not None and record["status"] == "unavailable"
@@ -105,14 +104,14 @@ def test_advisory_respects_its_budget_and_never_raises() -> None:
     def broken(spec: MemberSpec, limits: Limits) -> Provider:
         raise RuntimeError("boom")
 
-    crashed = run_council_advisory(DIFF, cfg, 0.5, env={}, factory=broken)
+    crashed = run_council_advisory(DIFF, cfg, 0.5, allowed=True, env={}, factory=broken)
     assert crashed is not None
     assert (crashed["status"], crashed["reason"]) == ("error", "internal error: RuntimeError: boom")
 
 
 def test_advisory_reports_a_config_problem_instead_of_raising() -> None:
     cfg = config(council_yml(("a", "ollama", "m1", "http://127.0.0.1:1")))
-    record = run_council_advisory(DIFF, cfg, env={}, factory=never_called)
+    record = run_council_advisory(DIFF, cfg, allowed=True, env={}, factory=never_called)
     assert record is not None and record["status"] == "error"
     assert "a council needs 2 to 5 members, found 1" in record["reason"]
 
@@ -157,6 +156,7 @@ def test_council_cli_from_config_on_a_git_range(repo: GitRepo) -> None:
             "HEAD",
             "--lens",
             "security",
+            "--allow-send-diff",
             cwd=repo.path,
             env=env,
         )
@@ -168,6 +168,7 @@ def test_council_cli_from_config_on_a_git_range(repo: GitRepo) -> None:
             "HEAD",
             "--format",
             "json",
+            "--allow-send-diff",
             cwd=repo.path,
             env=env,
         )
@@ -210,6 +211,7 @@ def test_council_cli_reports_unavailable_with_exit_2(tmp_path: Path) -> None:
         f"d2=openai:m2@{closed_port_url()}",
         "--retries",
         "0",
+        "--allow-send-diff",
         cwd=tmp_path,
         stdin=DIFF,
     )

@@ -100,7 +100,7 @@ def test_real_propose_and_council_runs_import_nothing_forbidden(tmp_path: Path) 
         "m2": {"form": verdict("m2")},
     }
     with serving(scripted(behaviour)) as server:
-        env = {"OLLAMA_HOST": server.url}
+        env = {"OLLAMA_HOST": server.url, "TRIBUNAL_ALLOW_SEND_DIFF": "1"}
         proposed = runtime_imports(["propose", "--diff", "-", "--model", "m1"], tmp_path, env)
         council = runtime_imports(
             ["council", "--diff", "-", "--member", "ollama:m1", "--member", "ollama:m2"],

@@ -1,15 +1,18 @@
-"""The send guard and secret redaction: what may leave the machine, and in what form."""
+"""The send guard (seed 001) and secret redaction: what may leave the machine, and how."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.gitrepo import GitRepo
 from tests.llm_council_script import DIFF, scripted, verdict
-from tests.llm_server import outward_address, serving, tribunal_cli
-from tribunal.llm.guard import is_loopback, refused, send_allowed
+from tests.llm_server import serving, tribunal_cli
+from tribunal.gitcmd import Git
+from tribunal.llm.guard import is_loopback, refused, send_allowed, user_allows_sending
 from tribunal.llm.providers import MemberSpec
 from tribunal.llm.redact import redact
 
@@ -42,88 +45,106 @@ def test_loopback_is_decided_without_the_network(endpoint: str, loopback: bool) 
 def test_permission_comes_from_the_flag_or_the_environment_only() -> None:
     remote = MemberSpec("r", "openai", "m", "https://api.example.com/v1")
     local = MemberSpec("l", "ollama", "m", "http://127.0.0.1:11434")
-    assert refused([remote, local], send_allowed(False, {})) == [remote]
-    assert refused([remote], send_allowed(True, {})) == []
+    assert refused([remote, local], send_allowed(False, {})) == [remote, local]
+    assert refused([local], send_allowed(False, {})) == [local]  # loopback is no proof
+    assert refused([remote, local], send_allowed(True, {})) == []
     assert refused([remote], send_allowed(False, {"TRIBUNAL_ALLOW_SEND_DIFF": "1"})) == []
-    assert refused([remote], send_allowed(False, {"TRIBUNAL_ALLOW_SEND_DIFF": "0"})) == [remote]
+    assert refused([local], send_allowed(False, {"TRIBUNAL_ALLOW_SEND_DIFF": "0"})) == [local]
 
 
-def test_propose_to_a_non_loopback_endpoint_prints_the_prompt_and_sends_nothing(
-    tmp_path: Path,
-) -> None:
+def propose_args(url: str) -> tuple[str, ...]:
+    return ("propose", "--diff", "change.diff", "--provider", "ollama", "--endpoint", url)
+
+
+def test_propose_refuses_a_loopback_endpoint_until_sending_is_allowed(tmp_path: Path) -> None:
+    (tmp_path / "change.diff").write_text(DIFF)
+    reply = {"claims": ["added-test"]}
+    with serving(scripted({"m": {"propose": reply}})) as server:
+        args = (*propose_args(server.url), "--model", "m", "--out", "claims.md")
+        held = tribunal_cli(*args, cwd=tmp_path)
+        assert held.returncode == 0, held.stderr
+        assert server.requests == []
+        assert not (tmp_path / "claims.md").exists()
+        assert f"tribunal: would send to:\n  {server.url} (model m)" in held.stdout
+        assert "raise RefundError" in held.stdout  # the diff, for review
+        assert held.stderr.startswith(f"tribunal: not sent to {server.url} (m): ")
+        assert "a loopback URL may forward to a hosted model" in held.stderr
+        assert "--allow-send-diff or set TRIBUNAL_ALLOW_SEND_DIFF=1" in held.stderr
+        flagged = tribunal_cli(*args, "--allow-send-diff", cwd=tmp_path)
+        assert flagged.returncode == 0, flagged.stderr
+        assert len(server.requests) == 1
+        by_env = tribunal_cli(*args[:-2], cwd=tmp_path, env={"TRIBUNAL_ALLOW_SEND_DIFF": "1"})
+        assert by_env.returncode == 0, by_env.stderr
+        assert len(server.requests) == 2
+    assert (tmp_path / "claims.md").read_text() == "```tribunal-proposed\nadded-test\n```\n"
+    assert by_env.stdout == "```tribunal-proposed\nadded-test\n```\n"
+
+
+def test_propose_without_permission_never_connects(tmp_path: Path) -> None:
     (tmp_path / "change.diff").write_text(DIFF)
     started = time.monotonic()
     result = tribunal_cli(
-        "propose",
-        "--diff",
-        "change.diff",
-        "--endpoint",
-        UNROUTABLE,
-        "--model",
-        "m",
-        "--timeout",
-        "20",
-        "--retries",
-        "0",
-        "--out",
-        "claims.md",
-        cwd=tmp_path,
+        *propose_args(UNROUTABLE), "--model", "m", "--timeout", "20", "--retries", "0", cwd=tmp_path
     )
-    elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stderr
-    assert elapsed < 8  # no connection attempt: that would hang for the 20 s timeout
-    assert "would send to:" in result.stdout and UNROUTABLE in result.stdout
-    assert "raise RefundError" in result.stdout  # the diff, for review
-    assert "not sent: http://10.255.255.1:9" in result.stderr
-    assert "--allow-send-diff" in result.stderr
-    assert not (tmp_path / "claims.md").exists()
+    assert time.monotonic() - started < 8  # a connection attempt would hang for the 20 s timeout
+    assert "not sent to http://10.255.255.1:9 (m)" in result.stderr
 
 
-@pytest.mark.skipif(outward_address() is None, reason="no non-loopback interface")
-def test_the_guard_holds_a_reachable_non_loopback_server_until_sending_is_allowed(
-    tmp_path: Path,
-) -> None:
+def test_council_refuses_loopback_members_until_sending_is_allowed(tmp_path: Path) -> None:
     (tmp_path / "change.diff").write_text(DIFF)
-    address = outward_address()
-    assert address is not None
-    reply = {"claims": ["added-test"]}
-    with serving(scripted({"m": {"propose": reply}}), host=address) as server:
+    behaviour = {m: {"form": verdict(m)} for m in ("m1", "m2")}
+    with serving(scripted(behaviour)) as server:
         args = (
-            "propose",
-            "--diff",
-            "change.diff",
-            "--provider",
-            "ollama",
-            "--endpoint",
-            server.url,
-            "--model",
-            "m",
-        )
-        held = tribunal_cli(*args, cwd=tmp_path)
-        assert held.returncode == 0 and server.requests == []
-        sent = tribunal_cli(*args, cwd=tmp_path, env={"TRIBUNAL_ALLOW_SEND_DIFF": "1"})
-        assert sent.returncode == 0, sent.stderr
-        assert len(server.requests) == 1
-        assert sent.stdout == "```tribunal\nadded-test\n```\n"
-
-
-def test_council_refuses_every_member_when_one_endpoint_is_not_loopback(tmp_path: Path) -> None:
-    (tmp_path / "change.diff").write_text(DIFF)
-    with serving(scripted({"m1": {"form": verdict("m1")}})) as server:
-        result = tribunal_cli(
             "council",
             "--diff",
             "change.diff",
             "--member",
             f"ollama:m1@{server.url}",
             "--member",
-            f"openai:m2@{UNROUTABLE}",
-            cwd=tmp_path,
+            f"openai:m2@{server.url}/v1",
         )
-    assert result.returncode == 0, result.stderr
-    assert server.requests == []
-    assert "Phase 1 of 4 (Form)" in result.stdout
-    assert "not sent: http://10.255.255.1:9 (m2)" in result.stderr
+        held = tribunal_cli(*args, cwd=tmp_path)
+        assert held.returncode == 0, held.stderr
+        assert server.requests == []
+        assert "Phase 1 of 4 (Form)" in held.stdout
+        assert f"not sent to {server.url} (m1), {server.url}/v1 (m2)" in held.stderr
+        sent = tribunal_cli(*args, "--allow-send-diff", cwd=tmp_path)
+    assert sent.returncode == 0, sent.stderr
+    assert {r.model for r in server.requests if r.phase == "form"} == {"m1", "m2"}
+    assert sent.stdout.startswith("council (advisory; it never changes the gate): ")
+
+
+def global_git(tmp_path: Path, *settings: str) -> dict[str, str]:
+    """An environment whose per-user git config is a file of this test's own."""
+    path = tmp_path / "user.gitconfig"
+    path.write_text("".join(f"{line}\n" for line in settings))
+    return {**os.environ, "GIT_CONFIG_GLOBAL": str(path)}
+
+
+@pytest.mark.parametrize(
+    ("settings", "allowed"),
+    [
+        (["[tribunal]", "allowSendDiff = true"], True),
+        (["[tribunal]", "\tallowsenddiff = yes"], True),
+        (["[tribunal]", "allowSendDiff = false"], False),
+        (["[tribunal]", "allowSendDiff = maybe"], False),  # not a boolean: not allowed
+        ([], False),
+    ],
+)
+def test_the_convene_asks_the_users_own_git_config(
+    repo: GitRepo, tmp_path: Path, settings: list[str], allowed: bool
+) -> None:
+    git = Git(repo.path, env=global_git(tmp_path, *settings))
+    assert user_allows_sending(git, env={}) is allowed
+
+
+def test_a_repositorys_config_cannot_allow_sending(repo: GitRepo, tmp_path: Path) -> None:
+    repo.git("config", "tribunal.allowSendDiff", "true")  # .git/config: the repository's
+    env = global_git(tmp_path)
+    env["GIT_CONFIG_PARAMETERS"] = "'tribunal.allowSendDiff'='true'"  # git -c: not per-user
+    assert user_allows_sending(Git(repo.path, env=env), env={}) is False
+    assert user_allows_sending(Git(repo.path, env=env), env={"TRIBUNAL_ALLOW_SEND_DIFF": "1"})
 
 
 # -- redaction ------------------------------------------------------------------

@@ -2,15 +2,14 @@
 
 ``run_council_advisory`` never raises and never blocks past its budget: it
 returns None when no council is enabled, else a JSON-able record for the
-``advisory`` section of ``summary.json``. The gate must not read it; a claim
-the council proposes counts only once a deterministic verifier has judged it.
-In a hook there are no flags, so sending off the machine needs
-``TRIBUNAL_ALLOW_SEND_DIFF=1`` in the environment.
+``advisory`` section of ``summary.json``. The gate must not read it. Whether
+the diff may be sent is the caller's to decide (``guard.user_allows_sending``:
+the environment or the user's own git config, never the repository's), and
+is passed in as ``allowed``; without it nothing is sent.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,9 +17,9 @@ from tribunal.config import Config
 from tribunal.errors import TribunalError
 from tribunal.llm.config import council_plan, lens_table
 from tribunal.llm.errors import LLMError, require_extra
-from tribunal.llm.guard import ALLOW_ENV, refusal_notice, refused, send_allowed
+from tribunal.llm.guard import SKIPPED
 from tribunal.llm.providers import Factory, make_provider
-from tribunal.llm.result import CouncilResult, MemberReport
+from tribunal.llm.result import CouncilResult
 
 
 def run_council_advisory(
@@ -28,6 +27,7 @@ def run_council_advisory(
     config: Config,
     budget: float | None = None,
     *,
+    allowed: bool = False,
     env: Mapping[str, str] | None = None,
     factory: Factory = make_provider,
 ) -> dict[str, Any] | None:
@@ -35,18 +35,13 @@ def run_council_advisory(
     section = config.raw.get("council")
     if not isinstance(section, Mapping) or not section.get("enabled"):
         return None
-    env = os.environ if env is None else env
+    if not allowed:
+        return CouncilResult("not-sent", SKIPPED).as_dict()
     if not diff_text.strip():
         return CouncilResult("unavailable", "the diff is empty; nothing to review").as_dict()
     try:
         require_extra()
         plan = council_plan(section, seconds=budget, env=env, lens_table=lens_table(config))
-        specs = [*plan.members, *([plan.judge] if plan.judge else [])]
-        blocked = refused(specs, send_allowed(False, env))
-        if blocked:
-            reason = f"{refusal_notice(blocked, review_hint=False)} (set {ALLOW_ENV}=1)"
-            members = tuple(MemberReport(spec) for spec in plan.members)
-            return CouncilResult("not-sent", reason, members=members).as_dict()
         from tribunal.llm.council import convene_council
 
         return convene_council(diff_text, plan, factory=factory).as_dict()

@@ -19,12 +19,19 @@ Which change:
   --base REF [--head REF]  from the merge base of REF and HEAD-REF (default HEAD)
   --staged               the index against HEAD
 
-Nothing is sent to an endpoint that is not a loopback address (a local Ollama
-is fine) unless you pass --allow-send-diff or set TRIBUNAL_ALLOW_SEND_DIFF=1:
-the diff is your source code. Without it, the prompt is printed for review and
-nothing is sent. Obvious secrets (private keys, well-known token formats, .env
-values) are redacted before anything is sent. The API key is read only from
-$TRIBUNAL_API_KEY and is never printed or written anywhere.
+Sending the diff: nothing is sent, to any endpoint, unless you pass
+--allow-send-diff or set TRIBUNAL_ALLOW_SEND_DIFF=1; without it, what would be
+sent is printed for review. The diff is your source code, and a loopback
+address is no proof that it stays on this machine (a local proxy may forward
+it to a hosted model). The pre-push convene's council has no flags: it sends
+only when TRIBUNAL_ALLOW_SEND_DIFF=1 is set or your own git config says so
+(git config --global tribunal.allowSendDiff true), never because a repository
+or its tribunal.yml asks. Obvious secrets (private keys, well-known token
+formats, .env values) are redacted before anything is sent. The API key is
+read only from $TRIBUNAL_API_KEY and is never printed or written anywhere.
+
+Model text (verdicts, rationale, dissent) is printed only inside the advisory
+block, each line prefixed with "council |", without control characters.
 """
 
 
@@ -45,7 +52,7 @@ def add_command(
     p.add_argument(
         "--allow-send-diff",
         action="store_true",
-        help=f"allow sending the diff to a non-loopback endpoint (also ${ALLOW_ENV}=1)",
+        help=f"allow sending the diff to the endpoints (also ${ALLOW_ENV}=1)",
     )
     p.add_argument(
         "--timeout", type=_seconds, default=60.0, metavar="S", help="seconds per call (default 60)"
@@ -76,8 +83,8 @@ def held_back(
 ) -> bool:
     """Whether the send guard keeps the diff home; if so the prompt is shown and why is said.
 
-    Nothing goes to an endpoint that is not a loopback address without
-    ``--allow-send-diff`` (or ``$TRIBUNAL_ALLOW_SEND_DIFF``): the diff is source code.
+    Nothing goes to any endpoint without ``--allow-send-diff`` (or
+    ``$TRIBUNAL_ALLOW_SEND_DIFF``): the diff is source code.
     """
     blocked = refused(specs, send_allowed(ns.allow_send_diff))
     if blocked:
