@@ -1,10 +1,15 @@
 """The LLM council as an opt-in, advisory step of the pre-push convene.
 
 It runs only when the trusted ``tribunal.yml`` (the remote's, never the pushed
-commit's) says ``council: {enabled: true}``, and it runs *before* the lenses so
-that the claims it proposes reach the claims lens and are judged by the
-deterministic verifiers like any other claim (a claim, once verified, is a
-finding like any other; the council's recommendation is not). The price is
+commit's) says ``council: {enabled: true}`` *and* the user lets the diff leave
+the machine: ``TRIBUNAL_ALLOW_SEND_DIFF=1`` or the user's own
+``git config --global tribunal.allowSendDiff true`` (seed 001; never a key of
+``tribunal.yml``, which the remote's owners write). Otherwise it is skipped
+with one line, and nothing is sent. It runs *before* the lenses so that the
+claims it proposes can be judged by the deterministic verifiers on the same
+change; their answers are advice (``tribunal.claims.advisory``): recorded in the
+summary's ``advisory`` section and printed in the advisory block, never a
+finding of any lens, because a claim nobody made is not a defect. The price is
 that an enabled council delays every push by up to its budget
 (``council.timeout``, default 120 s); that is why it is opt-in. The budget is a
 hard one: the council runs in a worker thread that the convene stops waiting
@@ -17,11 +22,12 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tribunal.change import Claim
 from tribunal.config import Config
+from tribunal.findings import AdvisoryClaim
 from tribunal.gitcmd import Git
 from tribunal.hooks.ranges import RangePlan
 
@@ -47,15 +53,22 @@ def council_budget(config: Config) -> float:
     return float(section.get("timeout") or DEFAULT_SECONDS)
 
 
-def consult_council(git: Git, rng: RangePlan, config: Config) -> dict[str, Any] | None:
+def consult_council(
+    git: Git, rng: RangePlan, config: Config, say: Callable[[str], None] = lambda _: None
+) -> dict[str, Any] | None:
     """The council's advisory record for the pushed range; None when it is not enabled.
 
     Returns within ``council_budget(config)`` seconds (plus the time git takes to
-    produce the diff) and never raises.
+    produce the diff) and never raises. ``say`` reports that the council is asked.
     """
     if not council_enabled(config):
         return None
+    from tribunal.llm.guard import SKIPPED, user_allows_sending
+
+    if not user_allows_sending(git):
+        return _record("not-sent", SKIPPED)
     budget = council_budget(config)
+    say(f"consulting the council (advisory, up to {budget:g} s)")
     try:
         from tribunal.llm.difftext import diff_between
 
@@ -66,7 +79,7 @@ def consult_council(git: Git, rng: RangePlan, config: Config) -> dict[str, Any] 
     def ask(seconds: float) -> dict[str, Any] | None:
         from tribunal.llm.advisory import run_council_advisory
 
-        return run_council_advisory(diff, config, seconds)
+        return run_council_advisory(diff, config, seconds, allowed=True)
 
     return scrubbed(within(budget, ask))
 
@@ -125,10 +138,24 @@ def council_claims(record: Mapping[str, Any] | None) -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def with_verdicts(record: dict[str, Any], judged: Sequence[AdvisoryClaim]) -> dict[str, Any]:
+    """``record`` with its claims as the verifiers judged them (advice: see the module)."""
+    return {**record, "claims": [item.as_dict() for item in judged]}
+
+
 def advisory_lines(record: Mapping[str, Any] | None) -> list[str]:
-    """The record as text for people, after the gate's result; empty when there is none."""
+    """The record as text for people, after the gate's result; empty when there is none.
+
+    A council that was not allowed to send is one line; anything else is the
+    advisory block, whose lines (other than the first) all carry the prefix.
+    """
     if not record:
         return []
+    from tribunal.llm.guard import SKIPPED
+    from tribunal.llm.modeltext import clean
+
+    if record.get("status") == "not-sent":
+        return [f"tribunal: {clean(str(record.get('reason') or SKIPPED))}"]
     from tribunal.llm.report import render_text
 
     first, *rest = render_text(record).rstrip("\n").splitlines()

@@ -7,9 +7,10 @@ The throwaway worktree of the pushed commit is the sandbox for whatever writes
 removed on every exit path. A summary already written for the same range base,
 commit, config and tool version is reused if it authenticates and every member
 completed; anything else is convened again. When the trusted config enables
-the LLM council, it is consulted first (``advisory``), within its own budget:
-its record goes in the summary's ``advisory`` section, which the gate never
-reads, and the claims it proposes join the change's claims for the claims lens.
+the LLM council (and the user lets the diff be sent), it is consulted first
+(``advisory``), within its own budget: its record goes in the summary's
+``advisory`` section, which the gate never reads, with the claims it proposed
+as the claim verifiers judged them. Those are advice, never a lens's finding.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def _convene_fresh(
         _attach_claims(change, repo.workdir)
     advisory = _consult_council(git, rng, config, progress) if council else None
     if claims_lens and advisory is not None:
-        _attach_council_claims(change, advisory)
+        advisory = _judge_council_claims(change, advisory)
     needs_tree = any(p.lens.sandbox == "full" for p in plans)
     size_hint = _tree_size(git, rng.head) if needs_tree else 0
     making = time.monotonic()
@@ -212,20 +213,18 @@ def _consult_council(
     git: Git, rng: RangePlan, config: Config, progress: Progress
 ) -> dict[str, Any] | None:
     """The council's advice (opt-in): before the lenses, so its claims can be verified."""
-    from tribunal.hooks.advisory import consult_council, council_budget, council_enabled
+    from tribunal.hooks.advisory import consult_council
 
-    if not council_enabled(config):
-        return None
-    progress.say(f"consulting the council (advisory, up to {council_budget(config):g} s)")
-    return consult_council(git, rng, config)
+    return consult_council(git, rng, config, progress.say)
 
 
-def _attach_council_claims(change: Change, advisory: dict[str, Any]) -> None:
-    """Claims the council proposed join the change's own; one made by both is judged once."""
-    from tribunal.claims.sources import dedupe
-    from tribunal.hooks.advisory import council_claims
+def _judge_council_claims(change: Change, advisory: dict[str, Any]) -> dict[str, Any]:
+    """The council's claims, judged by the verifiers as advice: never the change's claims,
+    never in a lens's verdict (a claim the author also makes is judged once, as theirs)."""
+    from tribunal.claims.advisory import judge_proposed
+    from tribunal.hooks.advisory import council_claims, with_verdicts
 
-    change.claims = dedupe((*change.claims, *council_claims(advisory)))
+    return with_verdicts(advisory, judge_proposed(change, council_claims(advisory), change.claims))
 
 
 def _tree_size(git: Git, commit: str) -> int:

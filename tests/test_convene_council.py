@@ -19,7 +19,7 @@ import pytest
 from tests import hookscenarios as sc
 from tests import summaries as made
 from tests.hooktools import UserRepo
-from tests.llm_council_script import scripted, steady_judge, verdict
+from tests.llm_council_script import allow_sending, own_home, scripted, steady_judge, verdict
 from tests.llm_server import FakeLLM, Scripted, closed_port_url, serving
 from tests.test_llm_advisory import files_containing
 from tribunal.gate import evaluate
@@ -68,7 +68,15 @@ def make_user(tmp_path: Path, config: str | None, env: dict[str, str] | None = N
     return user
 
 
+@pytest.fixture(autouse=True)
+def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test here has a home of its own: the per-user send permission lives there."""
+    return own_home(tmp_path, monkeypatch)
+
+
 def with_server(tmp_path: Path, server: FakeLLM, **env: str) -> UserRepo:
+    """A user whose trusted config enables a council on ``server``, allowed to send the diff."""
+    allow_sending(True)
     return make_user(tmp_path, council_yml(server.url, server.url), env)
 
 
@@ -205,6 +213,7 @@ def test_council_says_approve_while_the_gate_rejects_and_a_rerun_keeps_the_advic
 
 def test_a_dead_council_leaves_the_push_to_the_lenses_within_its_budget(tmp_path: Path) -> None:
     slow = {"m1": {"form": lambda r: Scripted(200, {}, delay=60.0)}}
+    allow_sending(True)
     with serving(scripted(slow)) as server:
         user = make_user(tmp_path, council_yml(server.url, closed_port_url(), timeout=4))
         sha = user.commit(ADDS_TEST, "add a test")
@@ -223,7 +232,9 @@ def test_a_dead_council_leaves_the_push_to_the_lenses_within_its_budget(tmp_path
     assert [m.verdict for m in summary.members] == ["PASS"] * len(summary.members)
 
 
-def test_a_claim_the_council_proposes_is_verified_and_can_reject(tmp_path: Path) -> None:
+def test_a_claim_the_council_proposes_is_verified_as_advice_and_never_rejects(
+    tmp_path: Path,
+) -> None:
     behaviour = council("approve", claims=["no-new-dependency", "made-up-claim"])
     with serving(scripted(behaviour)) as server:
         user = with_server(tmp_path, server)
@@ -232,19 +243,52 @@ def test_a_claim_the_council_proposes_is_verified_and_can_reject(tmp_path: Path)
         sha = user.commit({"requirements.txt": "requests\nflask\n"}, "use flask")
         result = sc.push(user)
     text = sc.output(result)
+    assert result.code == 0, text  # nobody claimed "no new dependency": not a defect
+    assert user.remote_sha("refs/heads/main") == sha
+    summary = sc.only_summary(user, sha)
+    assert {m.verdict for m in summary.members} == {"PASS"}
+    assert all(f.source != "council" for m in summary.members for f in m.findings)
+    record = advisory_of(user, sha)
+    assert record["proposed_claims"] == ["no-new-dependency"]
+    [claim] = record["claims"]
+    assert (claim["claim"], claim["source"], claim["outcome"]) == (
+        "no-new-dependency",
+        "council",
+        "contradicted",
+    )
+    assert "new dependency 'flask'" in claim["title"]
+    lines = text.splitlines()
+    said = next(i for i, line in enumerate(lines) if "proposed claim 'no-new-dependency'" in line)
+    assert lines[said].startswith("  council | proposed claim 'no-new-dependency' (council) ")
+    assert "does not hold (advice, not a finding)" in lines[said]
+    assert "`Tribunal-Claim: no-new-dependency`" in lines[said + 1]
+    assert lines[said + 1].startswith("  council | ")
+    assert "[claims/claim-reconciliation]" not in text
+
+
+def test_a_claim_the_author_adopts_gates_like_any_other(tmp_path: Path) -> None:
+    behaviour = council("approve", claims=["no-new-dependency"])
+    with serving(scripted(behaviour)) as server:
+        user = with_server(tmp_path, server)
+        user.commit({"requirements.txt": "requests\n"}, "requirements")
+        user.git("push", "-q", "--no-verify", "origin", "main")
+        sha = user.commit(
+            {"requirements.txt": "requests\nflask\n"},
+            "use flask\n\nTribunal-Claim: no-new-dependency\n",
+        )
+        result = sc.push(user)
+    text = sc.output(result)
     assert result.code != 0, text
     assert user.remote_sha("refs/heads/main") != sha
     claims = next(m for m in sc.only_summary(user, sha).members if m.lens == "claims")
-    assert claims.verdict == "CONTRADICTED"
     [finding] = claims.findings
     assert (finding.claim, finding.source, finding.verdict) == (
         "no-new-dependency",
-        "council",
+        sha,
         "CONTRADICTED",
     )
-    assert "new dependency 'flask'" in finding.title
+    assert advisory_of(user, sha)["claims"] == []  # judged once, as the author's
     assert "[claims/claim-reconciliation] claim 'no-new-dependency'" in text
-    assert advisory_of(user, sha)["proposed_claims"] == ["no-new-dependency"]
 
 
 def test_a_claim_made_by_a_commit_and_the_council_is_judged_once(tmp_path: Path) -> None:
@@ -260,7 +304,7 @@ def test_a_claim_made_by_a_commit_and_the_council_is_judged_once(tmp_path: Path)
     claims = next(m for m in sc.only_summary(user, sha).members if m.lens == "claims")
     [finding] = claims.findings
     assert finding.source == sha and finding.verdict == "PASS"
-    assert "Also claimed by: council (judged once)." in finding.detail
+    assert advisory_of(user, sha)["claims"] == []
 
 
 def test_the_pushed_commits_config_cannot_turn_the_council_on(tmp_path: Path) -> None:
@@ -272,7 +316,7 @@ def test_the_pushed_commits_config_cannot_turn_the_council_on(tmp_path: Path) ->
     assert result.code == 0, text
     assert server.requests == []
     assert sc.only_summary(user, sha).advisory is None
-    assert "council" not in text
+    assert not any("council" in line for line in sc.tribunal_lines(result))
 
 
 def test_no_council_configured_means_no_advisory_section(tmp_path: Path) -> None:
@@ -284,15 +328,38 @@ def test_no_council_configured_means_no_advisory_section(tmp_path: Path) -> None
     assert json.loads(path.read_text())["advisory"] is None
 
 
-def test_a_council_that_may_not_send_is_reported_not_asked(tmp_path: Path) -> None:
-    user = make_user(tmp_path, council_yml("http://10.255.255.1:9", "http://10.255.255.1:9"))
-    sha = user.commit(ADDS_TEST)
-    started = time.monotonic()
-    result = sc.push(user)
-    assert result.code == 0, sc.output(result)
-    assert time.monotonic() - started < 20
+def test_without_the_per_user_setting_the_council_sends_nothing_even_to_loopback(
+    tmp_path: Path,
+) -> None:
+    with serving(scripted(council("reject", ["added-test"]))) as server:
+        user = make_user(tmp_path, council_yml(server.url, server.url))  # not allowed
+        user.git("config", "tribunal.allowSendDiff", "true")  # the repository's: ignored
+        sha = user.commit(ADDS_TEST)
+        result = sc.push(user)
+    text = sc.output(result)
+    assert result.code == 0, text
+    assert server.requests == []
     record = advisory_of(user, sha)
-    assert record["status"] == "not-sent" and "TRIBUNAL_ALLOW_SEND_DIFF=1" in record["reason"]
+    assert record["status"] == "not-sent"
+    assert not any(line.startswith("  council | ") for line in text.splitlines())
+    council_lines = [line for line in sc.tribunal_lines(result) if "council" in line]
+    assert council_lines == [
+        "tribunal: council skipped: sending the diff is not allowed; see `tribunal council "
+        "--help` (allow it with `git config --global tribunal.allowSendDiff true` or "
+        "TRIBUNAL_ALLOW_SEND_DIFF=1)"
+    ]
+    assert sc.only_summary(user, sha).gate.decision == "pass"
+
+
+def test_the_environment_variable_allows_sending_too(tmp_path: Path) -> None:
+    with serving(scripted(council("reject"))) as server:
+        env = {"TRIBUNAL_ALLOW_SEND_DIFF": "1"}
+        user = make_user(tmp_path, council_yml(server.url, server.url), env)
+        sha = user.commit(ADDS_TEST)
+        result = sc.push(user)
+    assert result.code == 0, sc.output(result)
+    assert {r.phase for r in server.requests} >= {"form"}
+    assert advisory_of(user, sha)["recommendation"] == "reject"
 
 
 def test_verify_pushes_in_ci_never_consults_the_council(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tests.gitrepo import GitRepo
 from tests.llm_council_script import DIFF, scripted
@@ -16,6 +17,7 @@ from tribunal.llm.providers import MemberSpec
 from tribunal.registry import BUILTINS
 
 KEY = "sk-proj-TOPSECRETtopsecret0123456789"
+ALLOW = "TRIBUNAL_ALLOW_SEND_DIFF"
 
 
 def claims(*items: str) -> dict[str, dict[str, object]]:
@@ -39,11 +41,11 @@ def test_propose_over_ollama_keeps_only_registry_keys(tmp_path: Path) -> None:
             "m",
             stdin=DIFF,
             cwd=tmp_path,
-            env={"OLLAMA_HOST": server.url},
+            env={"OLLAMA_HOST": server.url, ALLOW: "1"},
         )
     assert result.returncode == 0, result.stderr
     assert result.stdout == (
-        "```tribunal\nadded-test\nno-default-flip: currency\nno-new-dependency\n```\n"
+        "```tribunal-proposed\nadded-test\nno-default-flip: currency\nno-new-dependency\n```\n"
     )
     assert "3 claim(s) kept, 2 dropped" in result.stderr
     (request,) = server.requests
@@ -70,12 +72,13 @@ def test_propose_over_openai_writes_the_block_and_never_leaks_the_key(tmp_path: 
             server.url + "/v1",
             "--out",
             "claims.md",
+            "--allow-send-diff",
             cwd=tmp_path,
             env={"TRIBUNAL_MODEL": "m", "TRIBUNAL_API_KEY": KEY},
         )
     assert result.returncode == 0, result.stderr
     out = (tmp_path / "claims.md").read_text()
-    assert out == "```tribunal\nno-test-removed\n```\n"
+    assert out == "```tribunal-proposed\nno-test-removed\n```\n"
     assert server.requests[0].headers["Authorization"] == f"Bearer {KEY}"
     everything = result.stdout + result.stderr + out
     assert KEY not in everything and KEY[:12] not in everything
@@ -98,7 +101,7 @@ def test_an_error_that_echoes_the_key_prints_one_line_without_it(tmp_path: Path)
             "m",
             stdin=DIFF,
             cwd=tmp_path,
-            env={"TRIBUNAL_API_KEY": KEY},
+            env={"TRIBUNAL_API_KEY": KEY, ALLOW: "1"},
         )
     assert result.returncode == 2
     assert result.stderr.startswith("tribunal: error: m: HTTP 401")
@@ -106,14 +109,14 @@ def test_an_error_that_echoes_the_key_prints_one_line_without_it(tmp_path: Path)
     assert KEY not in result.stderr + result.stdout
 
 
-def test_propose_reads_a_range_through_git_and_check_verifies_the_claims(
+def test_proposed_claims_fed_back_into_check_advise_until_the_author_adopts_them(
     repo: GitRepo, tmp_path: Path
 ) -> None:
     repo.commit({"calc.py": "def add(a, b):\n    return a + b\n"}, "base")
     repo.commit(
-        {"test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"},
-        "add a test",
+        {"calc.py": "def add(a, b):\n    return b + a\n\n\ndef sub(a, b):\n    return a - b\n"}
     )
+    # a model proposes a claim the change contradicts (it adds no test), and one that holds
     with serving(scripted(claims("added-test", "no-new-dependency"))) as server:
         proposed = tribunal_cli(
             "propose",
@@ -125,32 +128,53 @@ def test_propose_reads_a_range_through_git_and_check_verifies_the_claims(
             "m",
             "--out",
             "claims.md",
+            "--allow-send-diff",
             cwd=repo.path,
             env={"OLLAMA_HOST": server.url},
         )
     assert proposed.returncode == 0, proposed.stderr
     sent = server.requests[0].text
-    assert "+def test_add():" in sent and "diff --git a/test_calc.py b/test_calc.py" in sent
+    assert "+def sub(a, b):" in sent and "diff --git a/calc.py b/calc.py" in sent
     # judge the claims alone: the other analyzers are not what this test is about
     only_claims = {a: a == "claim-reconciliation" for a in BUILTINS}
     (repo.path / "tribunal.yml").write_text(json.dumps({"analyzers": only_claims}))
-    checked = tribunal_cli(
-        "check",
-        "--base",
-        "HEAD~1",
-        "--head",
-        "HEAD",
-        "--pr-body",
-        "claims.md",
-        "--format",
-        "json",
-        cwd=repo.path,
+
+    def check(*flags: str) -> tuple[int, dict[str, Any], str]:
+        args = ("check", "--base", "HEAD~1", "--head", "HEAD", "--hard-fail", *flags)
+        data = tribunal_cli(*args, "--format", "json", cwd=repo.path)
+        text = tribunal_cli(*args, cwd=repo.path)
+        assert data.returncode == text.returncode, text.stderr
+        return data.returncode, json.loads(data.stdout), text.stdout
+
+    for flag in ("--pr-body", "--claims"):
+        code, report, text = check(flag, "claims.md")
+        assert code == 0, text  # a claim nobody made never blocks
+        assert report["findings"] == [] and report["counts"]["CONTRADICTED"] == 0
+        outcomes = {a["claim"]: (a["outcome"], a["source"]) for a in report["advisory"]}
+        assert outcomes == {
+            "added-test": ("contradicted", "council"),
+            "no-new-dependency": ("holds", "council"),
+        }
+        assert (
+            "advisory (claims a model proposed; verified, never counted, never blocking):" in text
+        )
+        assert (
+            "proposed claim 'added-test' (claims.md) does not hold (advice, not a finding)" in text
+        )
+        assert "add the trailer `Tribunal-Claim: added-test` to a commit message" in text
+        assert "0 CONTRADICTED" in text
+    # the author adopts one: from then on it is their claim, and it gates
+    body = (repo.path / "claims.md").read_text()
+    (repo.path / "adopted.md").write_text(body + "```tribunal\nadded-test\n```\n")
+    code, report, _ = check("--pr-body", "adopted.md")
+    assert code == 1
+    [finding] = report["findings"]
+    assert (finding["claim"], finding["verdict"], finding["source"]) == (
+        "added-test",
+        "CONTRADICTED",
+        "adopted.md",
     )
-    assert checked.returncode == 0, checked.stderr
-    verdicts = {
-        f["claim"]: f["verdict"] for f in json.loads(checked.stdout)["findings"] if f.get("claim")
-    }
-    assert verdicts == {"added-test": "PASS", "no-new-dependency": "PASS"}
+    assert [a["claim"] for a in report["advisory"]] == ["no-new-dependency"]
 
 
 def test_an_empty_diff_asks_nobody(tmp_path: Path) -> None:

@@ -186,8 +186,9 @@ def test_claims_filter_and_block() -> None:
     )
     assert kept.claims == ("added-test", "no-default-flip: timeout")
     assert len(kept.dropped) == 3
-    assert claims_block(kept.claims) == "```tribunal\nadded-test\nno-default-flip: timeout\n```\n"
-    assert claims_block(()) == "```tribunal\n```\n"
+    proposed = "```tribunal-proposed\nadded-test\nno-default-flip: timeout\n```\n"
+    assert claims_block(kept.claims) == proposed
+    assert claims_block(()) == "```tribunal-proposed\n```\n"
 
 
 # -- configuration -------------------------------------------------------------------
@@ -301,7 +302,11 @@ def test_text_report_says_it_is_advisory() -> None:
         "council (advisory; it never changes the gate): REJECT "
         "(confidence low, position stable: no)"
     )
-    assert "a  ollama:m  approve -> reject (high, 1 attacks, 1 conceded)" in text
-    assert "dropped b in form: b: cannot connect" in text
-    assert "proposed claims: added-test (2 dropped)" in text
+    body = text.splitlines()[1:]
+    assert body and all(line.startswith("  council | ") for line in body)
+    assert (
+        "  council | member a (ollama:m): approve -> reject (high, 1 attacks, 1 conceded)" in body
+    )
+    assert "  council | dropped b in form: b: cannot connect" in body
+    assert "  council | proposed claims: added-test (2 dropped)" in body
     assert "1 secrets redacted" in text

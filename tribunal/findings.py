@@ -8,7 +8,8 @@ a commit's start-up, plus ~0.4 ms per class it processes.
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 
 class Verdict(enum.IntEnum):
@@ -64,6 +65,62 @@ class RangeInfo(NamedTuple):
     description: str = ""
 
 
+class AdvisoryClaim(NamedTuple):
+    """A claim a model proposed, judged by a verifier: advice, never a finding.
+
+    ``outcome`` is the verifier's answer in words ("holds", "unverified",
+    "contradicted"), deliberately not a ``Verdict``: no policy and no lens
+    counts it. ``where`` says where the proposal was read ("council", a claims
+    file, ``commit:<id>``); ``adopt`` says how the author makes it theirs.
+    """
+
+    claim: str
+    arg: str | None
+    where: str
+    line: int | None
+    outcome: str
+    title: str
+    detail: str
+    adopt: str
+    source: str = "council"
+
+    @property
+    def label(self) -> str:
+        return f"{self.claim}: {self.arg}" if self.arg else self.claim
+
+    @property
+    def sentence(self) -> str:
+        """One line for people: what was proposed, what the verifier found, that it is advice."""
+        said = {"holds": "holds", "unverified": "cannot be verified"}.get(
+            self.outcome, "does not hold"
+        )
+        return (
+            f"proposed claim '{self.label}' ({self.where}) {said} "
+            f"(advice, not a finding): {self.title}"
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AdvisoryClaim | None:
+        """The inverse of ``as_dict``; None for a dict that is not one."""
+        try:
+            return cls(**{name: data[name] for name in cls._fields})
+        except (KeyError, TypeError):
+            return None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "claim": self.claim,
+            "arg": self.arg,
+            "source": self.source,
+            "where": self.where,
+            "line": self.line,
+            "outcome": self.outcome,
+            "title": self.title,
+            "detail": self.detail,
+            "adopt": self.adopt,
+        }
+
+
 class Report(NamedTuple):
     """Everything a renderer needs; renderers never look at the change itself."""
 
@@ -75,6 +132,8 @@ class Report(NamedTuple):
     errors: tuple[AnalyzerError, ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
+    #: Claims a model proposed, verified: shown as advice, never counted (``AdvisoryClaim``).
+    advisory: tuple[AdvisoryClaim, ...] = ()
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for f in self.findings if f.verdict is verdict)

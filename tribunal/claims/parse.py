@@ -1,6 +1,9 @@
 """Parse claims text: ```` ```tribunal ```` blocks, whole claims files, single lines.
 
-Parsing, never understanding: a claim is one ``key[: arg]`` line. Keys are
+Parsing, never understanding: a claim is one ``key[: arg]`` line. A
+```` ```tribunal ```` block holds the author's claims; a
+```` ```tribunal-proposed ```` block (what ``tribunal propose`` writes) holds
+claims a model proposed, which are verified but only advise. Keys are
 normalized (case folded, ``_`` and spaces become ``-``) so ``No_Default_Flip``
 and ``no default flip`` name the same verifier; bullets, checkboxes,
 backticks and comments are decoration and are dropped. Whatever is left that
@@ -18,6 +21,8 @@ from tribunal.lazyre import lazy
 
 #: The info string that marks a claims block (its first word, any case).
 BLOCK_TAG = "tribunal"
+#: The info string of a block of claims a model proposed: advisory until adopted.
+PROPOSED_TAG = "tribunal-proposed"
 
 _FENCE_OPEN = lazy(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
 _BULLET = lazy(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
@@ -63,8 +68,8 @@ def parse_lines(text: str, first_line: int = 1) -> list[ClaimLine]:
     return out
 
 
-def tribunal_blocks(text: str) -> Iterator[tuple[int, str]]:
-    """(first content line, content) of each fenced ```` ```tribunal ```` block.
+def tribunal_blocks(text: str, tags: tuple[str, ...] = (BLOCK_TAG,)) -> Iterator[tuple[int, str]]:
+    """(first content line, content) of each fenced block whose info string is one of ``tags``.
 
     Fences follow CommonMark: three or more backticks or tildes, indented at
     most three spaces, closed by a run of the same character at least as
@@ -80,23 +85,33 @@ def tribunal_blocks(text: str) -> Iterator[tuple[int, str]]:
             continue
         end = _closing_line(lines, index + 1, fence)
         words = info.split()
-        if words and words[0].lower() == BLOCK_TAG:
+        if words and words[0].lower() in tags:
             yield index + 2, "\n".join(lines[index + 1 : end])
         index = end + 1
 
 
-def block_claims(text: str) -> list[ClaimLine] | None:
-    """Claims from the fenced blocks of ``text``; None when it has no block at all."""
+def block_claims(text: str, tag: str = BLOCK_TAG) -> list[ClaimLine] | None:
+    """Claims from the ``tag`` blocks of ``text``; None when it has no such block."""
     found: list[ClaimLine] | None = None
-    for first, content in tribunal_blocks(text):
+    for first, content in tribunal_blocks(text, (tag,)):
         found = (found or []) + parse_lines(content, first)
     return found
 
 
+def has_block(text: str) -> bool:
+    """Whether ``text`` holds a claims block of either kind."""
+    return next(tribunal_blocks(text, (BLOCK_TAG, PROPOSED_TAG)), None) is not None
+
+
 def file_claims(text: str) -> list[ClaimLine]:
-    """A claims file: its fenced blocks when it has any, else every line of it."""
-    blocks = block_claims(text)
-    return blocks if blocks is not None else parse_lines(text)
+    """A claims file: its ```` ```tribunal ```` blocks when it has a block, else every line.
+
+    A file whose only block is a proposed one makes no claim of the author's:
+    its lines are not read as claims (they would gate).
+    """
+    if not has_block(text):
+        return parse_lines(text)
+    return block_claims(text) or []
 
 
 def _closing_line(lines: list[str], start: int, fence: str) -> int:

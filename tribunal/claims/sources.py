@@ -6,6 +6,10 @@ are a source too: a ```` ```tribunal ```` block in a message, or
 (``%(trailers)`` applies exactly the rules of ``git interpret-trailers
 --parse``, including the user's ``trailer.*`` settings), in one ``git log``
 for the whole range. The same claim made by several sources is judged once.
+
+Claims in a ```` ```tribunal-proposed ```` block (``tribunal propose`` writes
+one) are a model's, not the author's: ``gather_claims`` returns them apart, to
+be verified as advice (``tribunal.claims.advisory``) and never to gate.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tribunal.change import Change, Claim
-from tribunal.claims.parse import ClaimLine, block_claims, file_claims, parse_claim
+from tribunal.claims.parse import PROPOSED_TAG, ClaimLine, block_claims, file_claims, parse_claim
 from tribunal.errors import InputError
 from tribunal.gitcmd import Git
 
@@ -38,6 +42,46 @@ class CommitMessage(NamedTuple):
 PR_BODY = "pr-body"
 
 
+class Gathered(NamedTuple):
+    """The author's claims (they gate) and the claims a model proposed (they advise)."""
+
+    authored: tuple[Claim, ...]
+    proposed: tuple[Claim, ...]
+
+
+def gather_claims(
+    change: Change,
+    *,
+    claims_file: str | None = None,
+    pr_body: str | None = None,
+    cwd: Path | None = None,
+) -> Gathered:
+    """Every claim the change's sources make, each kind deduplicated, in a stable order.
+
+    Raises ``InputError`` for a claims or PR-body file that cannot be read.
+    """
+    here = cwd or change.root or Path.cwd()
+    authored: list[Claim] = []
+    proposed: list[Claim] = []
+    if claims_file is not None:
+        name, text = _read(here, claims_file, change.root, "--claims")
+        authored += _as_claims(file_claims(text), name, "file")
+        proposed += _as_claims(block_claims(text, PROPOSED_TAG) or [], name, "file")
+    if pr_body is not None:
+        name, text = _read(here, pr_body, change.root, "--pr-body")
+        if Path(name).is_absolute():  # CI's copy of the body is no file of the repository
+            name = PR_BODY
+        authored += _as_claims(block_claims(text) or [], name, "pr-body")
+        proposed += _as_claims(block_claims(text, PROPOSED_TAG) or [], name, "pr-body")
+    if change.git is not None:
+        for commit in range_messages(change.git, commit_range(change)):
+            authored += _as_claims(commit_claims(commit), commit.sha, "commit")
+            proposed += _as_claims(
+                block_claims(commit.message, PROPOSED_TAG) or [], commit.sha, "commit"
+            )
+    return Gathered(dedupe(authored), dedupe(proposed))
+
+
 def load_claims(
     change: Change,
     *,
@@ -45,24 +89,8 @@ def load_claims(
     pr_body: str | None = None,
     cwd: Path | None = None,
 ) -> tuple[Claim, ...]:
-    """Every claim the change makes, deduplicated, in a stable order.
-
-    Raises ``InputError`` for a claims or PR-body file that cannot be read.
-    """
-    here = cwd or change.root or Path.cwd()
-    found: list[Claim] = []
-    if claims_file is not None:
-        name, text = _read(here, claims_file, change.root, "--claims")
-        found += _as_claims(file_claims(text), name, "file")
-    if pr_body is not None:
-        name, text = _read(here, pr_body, change.root, "--pr-body")
-        if Path(name).is_absolute():  # CI's copy of the body is no file of the repository
-            name = PR_BODY
-        found += _as_claims(block_claims(text) or [], name, "pr-body")
-    if change.git is not None:
-        for commit in range_messages(change.git, commit_range(change)):
-            found += _as_claims(commit_claims(commit), commit.sha, "commit")
-    return dedupe(found)
+    """The claims the author makes: the ones that gate."""
+    return gather_claims(change, claims_file=claims_file, pr_body=pr_body, cwd=cwd).authored
 
 
 def commit_range(change: Change) -> str | None:

@@ -16,6 +16,7 @@ from tribunal.render import FORMATS
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from tribunal.change import Claim
     from tribunal.config import Config
     from tribunal.findings import Finding, Report
     from tribunal.gitcmd import Git
@@ -35,6 +36,13 @@ Which change:
 
 In working-tree modes, untracked files that are not ignored count as added
 (they are what an agent most often forgets to stage). Ignored files never count.
+
+Claims: a ```tribunal block in --claims FILE or --pr-body FILE, and a block or
+`Tribunal-Claim: KEY` trailers in the commit messages of a range, are the
+author's claims: each is verified and gates like any finding. A
+```tribunal-proposed block (what `tribunal propose` writes) holds a model's
+claims: they are verified and shown as advice (source: council), never counted
+and never gating, until the author states them in one of the ways above.
 
 In CI, on a pull request:
   tribunal check --base BASE_SHA --head HEAD_SHA --config-from-base --pr-body body.md
@@ -65,6 +73,7 @@ def add_parser(sub: Any, epilog: str) -> None:
     )
     p.add_argument("--claims", metavar="FILE", help="claims file (a ```tribunal block, or all)")
     p.add_argument("--pr-body", metavar="FILE", help="PR body; only its ```tribunal block")
+    # A ```tribunal-proposed block (what `tribunal propose` writes) in either is advice.
     p.add_argument(
         "--config",
         metavar="FILE",
@@ -143,11 +152,17 @@ def run(ns: argparse.Namespace) -> int:
             config, notes, where = _base_config(git, ns.base, ns.head or "HEAD")
         change: Change = build_change(sel, git if root else None, root, cwd, config)
         change.skip_generated = skips_generated(ns.no_skip_generated)
+        proposed: tuple[Claim, ...] = ()
         if config.enabled("claim-reconciliation"):
-            from tribunal.claims.sources import load_claims
+            from tribunal.claims.sources import gather_claims
 
-            change.claims = load_claims(change, claims_file=ns.claims, pr_body=ns.pr_body, cwd=cwd)
+            gathered = gather_claims(change, claims_file=ns.claims, pr_body=ns.pr_body, cwd=cwd)
+            change.claims, proposed = gathered.authored, gathered.proposed
         report = analyze(change, only=_gate_analyzers(change.config, ns.config_from_base))
+        if proposed and "claim-reconciliation" in report.analyzers:
+            from tribunal.claims.advisory import judge_proposed
+
+            report = report._replace(advisory=judge_proposed(change, proposed, change.claims))
     if ns.config_from_base:
         report = report._replace(
             findings=report.findings + notes, notes=(*report.notes, f"config: {where}")

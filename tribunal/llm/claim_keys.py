@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tribunal.claims.parse import parse_claim
+from tribunal.claims.parse import PROPOSED_TAG, parse_claim
 from tribunal.claims.registry import VERIFIERS, VerifierSpec
 
 _ARG = re.compile(r"[A-Za-z0-9_.\-/]{1,80}")
@@ -63,6 +63,10 @@ def filter_claims(proposed: Iterable[str], known: Iterable[str]) -> Filtered:
 
 
 def claims_block(claims: Iterable[str]) -> str:
-    """The fenced block that ``tribunal check --pr-body`` reads."""
+    """The ```` ```tribunal-proposed ```` block ``tribunal check`` reads as a model's claims.
+
+    Not a ```` ```tribunal ```` block: those are the author's and gate. A
+    proposal only advises until the author states the claim themselves.
+    """
     body = "".join(f"{claim}\n" for claim in claims)
-    return f"```tribunal\n{body}```\n"
+    return f"```{PROPOSED_TAG}\n{body}```\n"

@@ -2,8 +2,9 @@
 
 The model proposes; it never adjudicates. Its reply is parsed, never trusted:
 only keys of the claims verifier registry (with an optional ``: arg``) survive,
-the rest are dropped and counted, and the output is a fenced block that the
-deterministic ``tribunal check --pr-body`` later verifies like any other claim.
+the rest are dropped and counted, and the output is a ```` ```tribunal-proposed ````
+block: ``tribunal check`` verifies its claims and reports them as advice, which
+never blocks until the author states a claim as their own.
 """
 
 from __future__ import annotations

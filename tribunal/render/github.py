@@ -14,7 +14,7 @@ neither end the command early nor start another one (``::add-mask::``,
 
 from __future__ import annotations
 
-from tribunal.findings import Finding, Report, Verdict
+from tribunal.findings import AdvisoryClaim, Finding, Report, Verdict
 from tribunal.render.common import is_claim, places, printable
 from tribunal.render.text import counts_line, exit_reason
 
@@ -31,6 +31,7 @@ def render(
     )
     lines = [annotation(f) for f in ordered]
     lines += [_error_annotation(e.message, e.file) for e in report.errors]
+    lines += [_advisory_annotation(a) for a in report.advisory]
     reason = exit_reason(report, hard_fail, strict)
     lines.append(f"tribunal: {counts_line(report, False)} — {reason}")
     return "\n".join(lines) + "\n"
@@ -85,3 +86,9 @@ def _error_annotation(message: str, path: str | None) -> str:
     props = [("file", path)] if path else []
     props.append(("title", "Tribunal analyzer error: results are incomplete"))
     return command("warning", props, message)
+
+
+def _advisory_annotation(item: AdvisoryClaim) -> str:
+    """A claim a model proposed: a notice, never an error, whatever the verifier found."""
+    props = [("title", "Tribunal advisory: a proposed claim (never blocking)")]
+    return command("notice", props, f"{item.sentence}\n{item.adopt}")

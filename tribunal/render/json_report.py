@@ -54,6 +54,7 @@ def report_to_dict(
         },
         "findings": [finding_to_dict(f) for f in report.findings],
         "counts": report.counts,
+        "advisory": [item.as_dict() for item in report.advisory],
         "analyzers": list(report.analyzers),
         "files_analyzed": report.files_analyzed,
         "skipped": [{"file": path, "reason": reason} for path, reason in report.skipped],

@@ -41,6 +41,7 @@ def render(
     lines = [MARKER, *_header(report)]
     lines += _findings(report)
     lines += _pass_summary(report)
+    lines += _advisory(report)
     lines += _skipped(report)
     lines += _errors(report)
     lines += [f"_{inline(note)}_" for note in report.notes]
@@ -147,6 +148,15 @@ def _pass_summary(report: Report) -> list[str]:
         return []
     per = ", ".join(f"{inline(name)}: {n}" for name, n in sorted(passed.items()))
     return [f"{_ICON[Verdict.PASS]} **{sum(passed.values())} PASS** ({per})", ""]
+
+
+def _advisory(report: Report) -> list[str]:
+    """Claims a model proposed, verified: a section of their own, outside every count."""
+    if not report.advisory:
+        return []
+    items = [f"- {inline(a.sentence)}  \n  ↳ {inline(a.adopt)}" for a in report.advisory]
+    head = "**Advisory: claims a model proposed** (verified, never counted, never blocking):"
+    return [head, "", *items, ""]
 
 
 def _skipped(report: Report) -> list[str]:

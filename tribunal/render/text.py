@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tribunal.findings import Finding, Report, Verdict
+from tribunal.findings import AdvisoryClaim, Finding, Report, Verdict
 from tribunal.policy import blocking_verdict
 
 _MARK = {Verdict.CONTRADICTED: "✗", Verdict.UNVERIFIED: "?", Verdict.PASS: "✓"}
@@ -34,6 +34,7 @@ def render(
         lines.append(f"skipped {path}: {reason}")
     if report.skipped:
         lines.append("")
+    lines += advisory_lines(report.advisory)
     lines.append(counts_line(report, color))
     lines.append(exit_reason(report, hard_fail, strict))
     return "\n".join(lines) + "\n"
@@ -49,6 +50,16 @@ def format_finding(finding: Finding, color: bool, indent: str = "  ") -> str:
         return head
     detail = "\n".join(f"{indent}    {line}" for line in finding.detail.splitlines())
     return f"{head}\n{detail}"
+
+
+def advisory_lines(items: tuple[AdvisoryClaim, ...]) -> list[str]:
+    """Claims a model proposed, as the verifiers found them: advice, apart from the counts."""
+    if not items:
+        return []
+    lines = ["advisory (claims a model proposed; verified, never counted, never blocking):"]
+    for item in items:
+        lines += [f"  · {item.sentence}", f"      {item.adopt}"]
+    return [*lines, ""]
 
 
 def counts_line(report: Report, color: bool) -> str:
