@@ -20,6 +20,7 @@ from tests.llm_council_script import (
 )
 from tests.llm_server import Received, serving
 from tribunal.llm.council import convene_council
+from tribunal.llm.report import render_text
 from tribunal.llm.schemas import FormReply
 
 
@@ -81,9 +82,7 @@ def test_full_round_over_both_protocols() -> None:
         "no-test-removed",
     ]
     assert result["claims_dropped"] == 1
-    assert (
-        result["judge"]["model"] == "judge-j" and result["judge"]["stake_free"] == "separate model"
-    )
+    assert (result["judge"]["model"], result["judge"]["stake_free"]) == ("judge-j", True)
     # 3 forms + 3 attacks + 2 defenses (gamma was not attacked) + 2 judge orderings
     assert [len(by_phase(requests, p)) for p in ("form", "attack", "defense", "judge")] == [
         3,
@@ -157,21 +156,49 @@ def test_judge_runs_both_orderings_and_the_swap_rule_reconciles_them() -> None:
     assert result.position_stable is False
 
 
-def test_without_a_judge_a_members_model_judges_anonymized_material() -> None:
+def test_without_a_judge_no_member_judges_and_the_tally_stands() -> None:
     behaviour = {
-        "llama-a": {"form": verdict("llama-a", "reject"), "judge": steady_judge("reject")},
-        "qwen-b": {"form": verdict("qwen-b", "reject")},
+        "llama-a": {"form": verdict("llama-a", "reject"), "judge": steady_judge("approve")},
+        "qwen-b": {"form": verdict("qwen-b", "reject"), "judge": steady_judge("approve")},
+        "gpt-c": {"form": verdict("gpt-c", "approve"), "judge": steady_judge("approve")},
     }
     with serving(scripted(behaviour)) as server:
+        council = plan(*(member(m, "ollama", m, server.url) for m in behaviour))
+        result = convene_council(DIFF, council).as_dict()
+    assert by_phase(server.requests, "judge") == []  # no member's model judges
+    assert (result["recommendation"], result["confidence"]) == ("reject", "medium")
+    assert result["position_stable"] is False
+    assert result["judge"] == {
+        "stake_free": False,
+        "note": "no stake-free judge was available (none is configured); "
+        "this is the deterministic tally",
+    }
+    assert result["rationale"] == result["judge"]["note"]
+    assert "judge: no stake-free judge was available" in render_text(result)
+
+
+def test_a_judge_that_is_a_members_model_is_not_asked_and_the_tally_stands() -> None:
+    behaviour = {
+        "llama-a": {"form": verdict("llama-a", "approve"), "judge": steady_judge("approve")},
+        "qwen-b": {"form": verdict("qwen-b", "reject")},
+    }
+    with serving(scripted(behaviour)) as local, serving(scripted(behaviour)) as other:
         council = plan(
-            member("alpha", "ollama", "llama-a", server.url),
-            member("beta", "ollama", "qwen-b", server.url),
+            member("alpha", "ollama", "llama-a", local.url),
+            member("beta", "ollama", "qwen-b", local.url),
+            # the same model behind another endpoint and protocol still has a stake
+            judge=member("judge", "openai", "LLAMA-A", other.url + "/v1"),
         )
         result = convene_council(DIFF, council).as_dict()
-    assert result["judge"]["stake_free"] == "a member's model, shown only anonymized material"
-    assert {r.model for r in by_phase(server.requests, "judge")} == {"llama-a"}
-    assert result["members"][0]["tokens"]["in"] < result["costs"]["tokens_in"]
-    assert result["judge"]["tokens"]["in"] == 22
+    assert by_phase(local.requests + other.requests, "judge") == []
+    assert other.requests == []  # not even a connection to the judge
+    assert result["recommendation"] == "reject"  # a tie goes to the more cautious verdict
+    assert result["judge"]["stake_free"] is False
+    assert result["judge"]["note"] == (
+        "the configured judge openai:LLAMA-A is the model of member 'alpha', so it has a "
+        "stake; only the deterministic tally is used"
+    )
+    assert "judge: the configured judge openai:LLAMA-A" in render_text(result)
 
 
 def test_contaminated_and_off_topic_members_are_dropped_before_the_attack() -> None:

@@ -1,7 +1,10 @@
 """``tribunal council``: an advisory, adversarial review of a change by 2-5 models.
 
 Its recommendation is advice: the exit code says only whether the council ran
-(0) or could not (2); a "reject" never fails this command or the gate.
+(0) or could not (2); a "reject" never fails this command or the gate. A judge
+that is one of the members' models is refused here (exit 2, naming the
+member); the convene, which must never fail on the council's account, uses
+the tally instead and says why.
 """
 
 from __future__ import annotations
@@ -27,6 +30,15 @@ orderings of the anonymized members.
 Members: --member [ID=]ollama|openai:MODEL[@ENDPOINT] (2 to 5, repeatable), else
 the council: section of tribunal.yml. --lens FOCUS gives member i the i-th
 focus hint (a lens name from the config's lenses:, or free text).
+
+The judge (--judge SPEC, else council.judge) must not be one of the members'
+models: it would weigh its own verdict. Without a judge the recommendation is
+the deterministic tally of the members' final verdicts, and the output says
+that no stake-free judge was available.
+
+The claims the members propose are listed as advice: `tribunal check` and the
+push gate verify them, but only a claim you state yourself (a Tribunal-Claim:
+trailer, or a ```tribunal block in the PR body) can block.
 """
 
 
@@ -38,15 +50,22 @@ def add_parser(sub: Any, epilog: str) -> None:
         "council",
         summary="an advisory review of a change by a council of models",
         description=HELP,
-        epilog=exit_codes("recommendation reported (advisory: it never judges the change)"),
+        epilog=exit_codes(
+            "the council ran, whatever it recommends (its advice never fails this\n"
+            "command); or nothing was sent (sending not allowed: what would be sent\n"
+            "is printed for review); or the diff is empty",
+            usage="usage, configuration, git or input-file error; a judge that is one of\n"
+            "the members' models; or the council could not run (fewer than two\n"
+            "members answered)",
+        ),
         budget_help="time budget for the whole council (default: council.timeout, else 120)",
     )
     p.add_argument("--member", action="append", default=[], metavar="SPEC", help="a member")
     p.add_argument(
         "--judge",
         metavar="SPEC",
-        help="the judge (default: council.judge, else a "
-        "member's model shown only anonymized material)",
+        help="the judge, never one of the members' models (default: council.judge, "
+        "else none: the deterministic tally)",
     )
     p.add_argument("--lens", action="append", default=[], metavar="FOCUS", help="focus hint")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
@@ -62,6 +81,7 @@ def run(ns: argparse.Namespace) -> int:
 
     cwd, diff = cliargs.read_change(ns)
     plan = _plan(ns, cwd)
+    _refuse_a_judge_with_a_stake(plan)
     if not diff.strip():
         print("tribunal: council: the diff is empty; nothing to review", file=sys.stderr)
         return ExitCode.OK
@@ -74,6 +94,20 @@ def run(ns: argparse.Namespace) -> int:
         print(f"tribunal: error: the council is unavailable: {record['reason']}", file=sys.stderr)
         return ExitCode.USAGE
     return ExitCode.OK
+
+
+def _refuse_a_judge_with_a_stake(plan: CouncilPlan) -> None:
+    from tribunal.errors import UsageError
+    from tribunal.llm.config import judge_conflict
+
+    member = judge_conflict(plan)
+    if member is None or plan.judge is None:
+        return
+    raise UsageError(
+        f"the judge {plan.judge.provider}:{plan.judge.model} is the model of member "
+        f"'{member.id}' ({member.provider}:{member.model}); a judge must not be one of the "
+        "members' models. Name another model as the judge, or none (the tally is used)"
+    )
 
 
 def _plan(ns: argparse.Namespace, cwd: Path) -> CouncilPlan:

@@ -14,11 +14,22 @@ _ALWAYS = (
 )
 
 
-def epilog(ok: str, blocked: str | None = None, *, internal: str | None = None) -> str:
-    """``exit codes:`` with 0 (``ok``), 1 (``blocked``, if the command can return it), 2, 3, 130."""
+def epilog(
+    ok: str,
+    blocked: str | None = None,
+    *,
+    usage: str | None = None,
+    internal: str | None = None,
+) -> str:
+    """``exit codes:`` with 0 (``ok``), 1 (``blocked``, if the command can return it), 2, 3, 130.
+
+    ``usage`` and ``internal`` replace the common meaning of 2 and 3 for a
+    command that has more to say about them.
+    """
     rows = [(0, ok)]
     rows += [(1, blocked)] if blocked else []
-    rows += [(code, internal if code == 3 and internal else text) for code, text in _ALWAYS]
+    override = {2: usage, 3: internal}
+    rows += [(code, override.get(code) or text) for code, text in _ALWAYS]
     return "exit codes:\n" + "".join(_row(code, text) for code, text in rows)
 
 

@@ -1,7 +1,7 @@
 """``tribunal propose``: let a model PROPOSE claims; the deterministic engine judges them.
 
 This command never imports a verifier, the gate or the exit-code logic of
-``check``: it reads a diff and writes a ```` ```tribunal ```` block.
+``check``: it reads a diff and writes a ```` ```tribunal-proposed ```` block.
 """
 
 from __future__ import annotations
@@ -16,12 +16,20 @@ from tribunal.errors import ExitCode, InputError
 
 HELP = """\
 Ask one model which claims a reviewer should have checked, and write them as a
-```tribunal block for `tribunal check --pr-body FILE`. Only claim keys that the
-verifiers know survive; everything else the model says is dropped and counted.
+```tribunal-proposed block for `tribunal check --pr-body FILE`. Only claim keys
+that the verifiers know survive; everything else the model says is dropped and
+counted.
 
 Model: --model NAME or $TRIBUNAL_MODEL. Endpoint: --endpoint URL or
 $TRIBUNAL_ENDPOINT (an OpenAI-compatible base URL such as https://host/v1);
 without one, a local Ollama at $OLLAMA_HOST or http://127.0.0.1:11434.
+
+What it writes is a ```tribunal-proposed block: `tribunal check` verifies its
+claims and reports them as advice that never blocks, because a claim nobody
+made is not a defect. To make a claim yours, move its line into a ```tribunal
+block (the PR body, a --claims file, a commit message) or add a trailer
+`Tribunal-Claim: KEY` to a commit message; from then on it gates like any
+claim you make.
 """
 
 
@@ -33,7 +41,12 @@ def add_parser(sub: Any, epilog: str) -> None:
         "propose",
         summary="let a model propose claims for `check` to verify",
         description=HELP,
-        epilog=exit_codes("advice written (advisory: it never judges the change)"),
+        epilog=exit_codes(
+            "the block was written; or nothing was sent (sending not allowed: what\n"
+            "would be sent is printed for review); or the diff is empty",
+            usage="usage, configuration, git or input-file error, or the model could not\n"
+            "answer (unreachable, a malformed reply, the time budget spent)",
+        ),
         budget_help="time budget for the whole run (default 180)",
     )
     p.add_argument(

@@ -1,9 +1,11 @@
 """Ask one model for one validated reply: the call, the parse, one repair retry.
 
 Models wrap JSON in prose or fences even when told not to, so the object is
-cut out of the reply before validation. A reply that still fails is shown its
-errors once ("repair"); a second failure raises ``LLMError(kind="malformed")``
-and the caller drops the member with that reason.
+cut out of the reply before validation. A reply that breaks only limits (a
+text too long, an item too many, one bad item) is salvaged, with a note for
+each repair (``salvage``). A reply that still fails is shown its errors once
+("repair"); a second failure raises ``LLMError(kind="malformed")`` and the
+caller drops the member with that reason.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from tribunal.llm.budget import Budget, Limits
 from tribunal.llm.errors import LLMError
 from tribunal.llm.providers import Message, Provider, chat
+from tribunal.llm.salvage import Salvaged, salvage
 from tribunal.llm.schemas import json_schema
 
 T = TypeVar("T", bound=BaseModel)
@@ -29,6 +32,8 @@ class Answer(Generic[T]):
     tokens_in: int
     tokens_out: int
     repaired: bool
+    #: What ``salvage`` clipped or dropped to make the reply fit (empty when it fit).
+    notes: tuple[str, ...] = ()
 
 
 def ask(
@@ -46,6 +51,9 @@ def ask(
     try:
         return Answer(parse(reply.text, model), *tokens, repaired=False)
     except ValueError as first:
+        rescued = _salvaged(reply.text, model)
+        if rescued is not None:
+            return Answer(rescued.value, *tokens, repaired=False, notes=rescued.notes)
         problem = describe(first)
     repair = [
         *messages,
@@ -61,6 +69,9 @@ def ask(
     try:
         return Answer(parse(again.text, model), *tokens, repaired=True)
     except ValueError as second:
+        rescued = _salvaged(again.text, model)
+        if rescued is not None:
+            return Answer(rescued.value, *tokens, repaired=True, notes=rescued.notes)
         raise LLMError(
             f"{provider.spec.id}: malformed reply after one repair: {describe(second)}",
             kind="malformed",
@@ -70,6 +81,14 @@ def ask(
 def parse(text: str, model: type[T]) -> T:
     """The JSON object inside ``text`` (fences and prose around it ignored), validated."""
     return model.model_validate_json(extract_object(text))
+
+
+def _salvaged(text: str, model: type[T]) -> Salvaged[T] | None:
+    try:
+        body = extract_object(text)
+    except ValueError:
+        return None
+    return salvage(body, model)
 
 
 def extract_object(text: str) -> str:

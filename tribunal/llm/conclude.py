@@ -1,9 +1,10 @@
 """Turn what the phases produced into a ``CouncilResult``.
 
-The recommendation is the judge's reconciled ruling; when the judge gave none
-(failed twice, or the budget ran out) it is the deterministic tally, and the
-rationale says so. Proposed claims come only from members still in the council
-and pass the same registry filter as ``propose``.
+The recommendation is the judge's reconciled ruling; when there is none (no
+stake-free judge, a judge that failed twice, a spent budget) it is the
+deterministic tally, and the rationale says why. Proposed claims come only
+from members still in the council and pass the same registry filter as
+``propose``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from tribunal.llm.result import CouncilResult, MemberReport
 from tribunal.llm.runner import PhaseRunner
 from tribunal.llm.schemas import DefenseReply, FormReply, Refutation, VerdictName
 from tribunal.llm.tally import Ruling, tally
+
+TALLY_ONLY = "the judge gave no usable ruling; this is the deterministic tally"
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ def member_reports(
             drop=runner.drops.get(spec.id),
             tokens_in=runner.usage[spec.id][0],
             tokens_out=runner.usage[spec.id][1],
+            notes=tuple(runner.notes.get(spec.id, ())),
         )
         for spec in plan.members
     )
@@ -90,7 +94,7 @@ def conclude(
             "ok",
             recommendation=counted.leading,
             confidence=counted.confidence,
-            rationale="The judge gave no usable ruling; this is the deterministic tally.",
+            rationale=str(judge.get("note") or TALLY_ONLY),
             **common,
         )
     reply = ruling.reply

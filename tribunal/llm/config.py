@@ -152,6 +152,24 @@ def council_plan(
     return CouncilPlan(tuple(members), judge, limits or Limits(), budget)
 
 
+def judge_conflict(plan: CouncilPlan) -> MemberSpec | None:
+    """The member whose model is also the judge's, if any: a judge with a stake.
+
+    Seed 002's judge is stake-free: it must not weigh a verdict its own model
+    wrote. Models are compared by name (case and Ollama's implicit ``:latest``
+    aside) whatever the provider or endpoint: the same weights behind another
+    URL still favour their own verdict.
+    """
+    if plan.judge is None:
+        return None
+    judge = _model_key(plan.judge.model)
+    return next((m for m in plan.members if _model_key(m.model) == judge), None)
+
+
+def _model_key(name: str) -> str:
+    return name.strip().lower().removesuffix(":latest")
+
+
 def _from_config(entry: Mapping[str, Any], env: Mapping[str, str]) -> MemberSpec:
     kind = str(entry["provider"])
     endpoint = entry.get("endpoint") or default_endpoint(kind, env)

@@ -5,6 +5,10 @@ nothing that could change a verdict or the gate. Members run in parallel within
 each phase; a member that fails (after one repair retry for a malformed reply)
 is dropped with its reason, and the council goes on with at least two members
 or reports itself unavailable. The whole run lives inside one time ``Budget``.
+
+The judge is stake-free or absent: with no judge configured, or one whose model
+is a member's (``judge_conflict``), the Judge phase is not run and the
+recommendation is the deterministic tally, with a note saying why.
 """
 
 from __future__ import annotations
@@ -18,10 +22,10 @@ from tribunal.llm import phases
 from tribunal.llm.budget import Budget
 from tribunal.llm.claim_keys import known_claim_keys
 from tribunal.llm.conclude import Debate, conclude, unavailable
-from tribunal.llm.config import MIN_MEMBERS, CouncilPlan
+from tribunal.llm.config import MIN_MEMBERS, CouncilPlan, judge_conflict
 from tribunal.llm.contamination import gate
 from tribunal.llm.prompt import Fence, clip_diff, new_fence
-from tribunal.llm.providers import Factory, Provider, make_provider
+from tribunal.llm.providers import Factory, MemberSpec, Provider, make_provider
 from tribunal.llm.redact import redact
 from tribunal.llm.result import CouncilResult, Drop
 from tribunal.llm.runner import PhaseRunner
@@ -29,6 +33,7 @@ from tribunal.llm.schemas import AttackReply, DefenseReply, FormReply, JudgeRepl
 from tribunal.llm.tally import Ruling, reconcile_swap
 
 JUDGE = "judge"
+NO_JUDGE = "no stake-free judge was available (none is configured); this is the deterministic tally"
 CONTAMINATED = "verdict barely mentions the diff (coverage < 0.20 and fewer than 2 anchor words)"
 
 
@@ -47,7 +52,7 @@ def convene_council(
     try:
         for spec in plan.members:
             providers[spec.id] = factory(spec, plan.limits)
-        if plan.judge is not None:
+        if plan.judge is not None and judge_conflict(plan) is None:
             providers[JUDGE] = factory(plan.judge, plan.limits)
         keys = dict(claim_keys if claim_keys is not None else known_claim_keys())
         runner = PhaseRunner(providers, plan.limits, budget, [*(m.id for m in plan.members), JUDGE])
@@ -143,7 +148,20 @@ class _Council:
         return self.runner.members("defend", jobs)
 
     def judge(self, live: list[str], debate: Debate) -> tuple[Ruling | None, dict[str, Any]]:
-        """Both orderings of the anonymized positions, reconciled by the swap rule."""
+        """Both orderings of the anonymized positions, reconciled by the swap rule.
+
+        Only a stake-free judge is asked; without one the ruling is None (the tally).
+        """
+        spec = self.plan.judge
+        if spec is None:
+            return None, {"stake_free": False, "note": NO_JUDGE}
+        member = judge_conflict(self.plan)
+        if member is not None:
+            note = (
+                f"the configured judge {spec.provider}:{spec.model} is the model of member "
+                f"'{member.id}', so it has a stake; only the deterministic tally is used"
+            )
+            return None, {**_who(spec), "stake_free": False, "note": note}
         positions = [
             bookkeeping.position(
                 debate.forms[m],
@@ -154,24 +172,20 @@ class _Council:
             )
             for m in live
         ]
-        separate = self.plan.judge is not None
-        key = JUDGE if separate else live[0]
         jobs = {
-            name: self.runner.job(
-                key, phases.judge(self.fence, self.diff, order), JudgeReply, bill=JUDGE
-            )
+            name: self.runner.job(JUDGE, phases.judge(self.fence, self.diff, order), JudgeReply)
             for name, order in (("a", positions), ("b", positions[::-1]))
         }
         replies, failures = self.runner.run("judge", jobs)
-        spec = self.plan.judge or next(m for m in self.plan.members if m.id == key)
         usage = self.runner.usage[JUDGE]
         info = {
-            "provider": spec.provider,
-            "model": spec.model,
-            "stake_free": "separate model"
-            if separate
-            else "a member's model, shown only anonymized material",
+            **_who(spec),
+            "stake_free": True,
             "failed_orderings": failures,
             "tokens": {"in": usage[0], "out": usage[1]},
         }
         return reconcile_swap(replies.get("a"), replies.get("b")), info
+
+
+def _who(spec: MemberSpec) -> dict[str, str]:
+    return {"provider": spec.provider, "model": spec.model}

@@ -52,11 +52,13 @@ def missing_dependency(module: str) -> LLMError:
 
 
 def scrub(text: str, secret: str | None, limit: int = 200) -> str:
-    """``text`` without ``secret``, on one line, at most ``limit`` characters."""
+    """``text`` without ``secret``, on one line, without control or escape characters
+    (a server's error body is as untrusted as a model's reply), at most ``limit`` long."""
+    from tribunal.llm.modeltext import clean
+
     if secret:
         text = text.replace(secret, "***")
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return clean(text, limit)
 
 
 def vendor_error(exc: BaseException, where: str, secret: str | None) -> LLMError:

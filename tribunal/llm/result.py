@@ -3,6 +3,8 @@
 ``as_dict`` is the advisory record for ``summary.json`` and ``--format json``;
 it carries each member's *requested* model id (honest-by-request: the seed's
 wording for a model id we asked for but cannot verify) and never a credential.
+Every string in it is cleaned of escape and control characters and bounded
+(``modeltext``): much of it is model text, and all of it may be printed.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from tribunal.llm.modeltext import clean_record
 from tribunal.llm.providers import MemberSpec
 
 if TYPE_CHECKING:  # annotations only: building a "not-sent" record needs no pydantic
@@ -39,6 +42,8 @@ class MemberReport:
     drop: Drop | None = None
     tokens_in: int = 0
     tokens_out: int = 0
+    #: What had to be clipped or dropped from this member's replies to keep its verdict.
+    notes: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         form = self.verdict
@@ -56,6 +61,7 @@ class MemberReport:
             "attacks_received": self.attacks_received,
             "conceded": self.conceded,
             "contaminated": self.contaminated,
+            "notes": list(self.notes),
             "tokens": {"in": self.tokens_in, "out": self.tokens_out},
         }
 
@@ -81,6 +87,10 @@ class CouncilResult:
     costs: Costs | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        record: dict[str, Any] = clean_record(self._fields())
+        return record
+
+    def _fields(self) -> dict[str, Any]:
         return {
             "schema": SCHEMA,
             "advisory": True,
@@ -103,6 +113,9 @@ class CouncilResult:
             "contamination": self.contamination.as_dict() if self.contamination else None,
             "proposed_claims": list(self.proposed_claims),
             "claims_dropped": len(self.claims_dropped),
+            # The proposals as the claim verifiers judged them: advice, filled in by the
+            # convene (``tribunal.hooks.advisory``); the council itself judges nothing.
+            "claims": [],
             "phases": dict(self.phases),
             "redactions": self.redactions,
             "costs": self.costs.as_dict() if self.costs else None,

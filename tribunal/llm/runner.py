@@ -1,7 +1,8 @@
 """Run one council phase: every call in parallel, inside the budget, drops recorded.
 
 A member that fails on its own account (unreachable, too slow for its call
-timeout, malformed twice) is dropped with the reason. A member cut off by the
+timeout, malformed twice) is dropped with the reason; one whose reply had to
+be clipped to fit stays, with a note per repair. A member cut off by the
 council's own deadline keeps the verdict it already gave: only the phase is
 marked cut short. In Form it has no verdict yet, so there it is dropped too.
 """
@@ -39,6 +40,7 @@ class PhaseRunner:
     ) -> None:
         self.providers, self.limits, self.budget = providers, limits, budget
         self.drops: dict[str, Drop] = {}
+        self.notes: dict[str, list[str]] = {}
         self.usage: dict[str, list[int]] = {key: [0, 0] for key in billed}
         self.status: dict[str, str] = {}
         self._lock = threading.Lock()  # the judge's two orderings bill the same entry
@@ -59,34 +61,38 @@ class PhaseRunner:
     def run(self, phase: str, jobs: Mapping[str, Job[T]]) -> tuple[dict[str, T], dict[str, str]]:
         """The values of ``jobs``, and a note for each job that gave none."""
         values, notes, _ = self._run(phase, jobs)
-        return values, notes
+        return {key: answer.value for key, answer in values.items()}, notes
 
     def members(self, phase: str, jobs: Mapping[str, Job[T]]) -> dict[str, T]:
-        """``run`` for member calls: each member that failed on its own account is dropped."""
+        """``run`` for member calls: each member that failed on its own account is dropped,
+        and what had to be clipped from a member's reply is noted against it."""
         values, notes, spent = self._run(phase, jobs)
+        for member_id, answer in values.items():
+            self.notes.setdefault(member_id, []).extend(f"{phase}: {n}" for n in answer.notes)
         for member_id, note in notes.items():
             if member_id not in spent:
                 self.drops[member_id] = Drop(phase, note)
             elif phase == "form":
                 self.drops[member_id] = Drop(phase, "no reply within the council's time budget")
-        return values
+        return {key: answer.value for key, answer in values.items()}
 
     def _run(
         self, phase: str, jobs: Mapping[str, Job[T]]
-    ) -> tuple[dict[str, T], dict[str, str], set[str]]:
-        """``run``, plus the jobs that gave nothing because the council's budget ran out."""
+    ) -> tuple[dict[str, Answer[T]], dict[str, str], set[str]]:
+        """The answers, a note for each job that gave none, and the jobs that gave
+        nothing because the council's budget ran out."""
         if not jobs:
             return {}, {}, set()
         if self.budget.remaining() <= 0:
             self.status[phase] = "skipped: the council's time budget is spent"
             return {}, dict.fromkeys(jobs, _SKIPPED), set(jobs)
         outcomes = run_parallel(list(jobs.values()), self.budget.deadline)
-        values: dict[str, T] = {}
+        values: dict[str, Answer[T]] = {}
         notes: dict[str, str] = {}
         spent: set[str] = set()
         for key, outcome in zip(jobs, outcomes, strict=True):
             if outcome.value is not None:
-                values[key] = outcome.value.value
+                values[key] = outcome.value
             elif outcome.error is None:
                 notes[key] = _LATE
                 spent.add(key)
