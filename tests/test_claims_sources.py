@@ -236,3 +236,66 @@ def test_a_crashing_verifier_is_an_error_not_a_verdict(
     (error,) = report.errors
     assert "claim boom" in error.message and "verifier exploded" in error.message
     assert [f.claim for f in report.findings] == ["no-test-removed"]
+
+
+def test_a_proposed_block_is_a_models_claims_wherever_it_is_found(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    """``tribunal propose`` writes ```tribunal-proposed: those claims advise, they never gate."""
+    from tribunal.claims.sources import gather_claims
+
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit(
+        {"a.txt": "2"},
+        "Refactor\n\n```tribunal-proposed\nno-new-dependency\n```\n\nTribunal-Claim: added-test\n",
+    )
+    proposal = "```tribunal-proposed\nadded-test\nno-default-flip: timeout\n```\n"
+    (tmp_path / "claims.md").write_text(proposal)
+    (tmp_path / "body.md").write_text(
+        "Looks done.\n\n" + proposal + "```tribunal\nno-test-removed\n```\n"
+    )
+    with change_between(repo, base, head) as change:
+        from_file = gather_claims(change, claims_file=str(tmp_path / "claims.md"), cwd=repo.path)
+        from_body = gather_claims(change, pr_body=str(tmp_path / "body.md"), cwd=repo.path)
+    # a claims file whose only block is a proposal: its lines are not read as the author's
+    assert [(c.key, c.origin) for c in from_file.authored] == [("added-test", "commit")]
+    assert [(c.key, c.arg, c.origin) for c in from_file.proposed] == [
+        ("added-test", None, "file"),
+        ("no-default-flip", "timeout", "file"),
+        ("no-new-dependency", None, "commit"),
+    ]
+    assert [c.key for c in from_body.authored] == ["no-test-removed", "added-test"]
+    assert [c.key for c in from_body.proposed] == [
+        "added-test",
+        "no-default-flip",
+        "no-new-dependency",
+    ]
+
+
+def test_a_verifier_that_fails_on_a_proposed_claim_leaves_it_unverified(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tribunal.claims import registry
+    from tribunal.claims.advisory import judge_proposed
+
+    broken = registry.VerifierSpec("no-new-dependency", "json", "a module with no verify()")
+    monkeypatch.setitem(registry.VERIFIERS, "no-new-dependency", broken)
+    base = repo.commit({"a.txt": "1"}, "base")
+    head = repo.commit({"a.txt": "2"}, "two")
+    proposed = [
+        Claim("no-new-dependency", None, "council", None, "council"),
+        Claim("added-test", None, "council", None, "council"),
+        Claim("made-up", None, "council", None, "council"),
+    ]
+    with change_between(repo, base, head) as change:
+        judged = judge_proposed(change, proposed, [Claim("added-test", None, "x", 1, "file")])
+    assert [(a.claim, a.where, a.source, a.outcome, a.title) for a in judged] == [
+        (
+            "no-new-dependency",
+            "council",
+            "council",
+            "unverified",
+            "not verified: the verifier failed (AttributeError)",
+        ),
+        ("made-up", "council", "council", "unverified", "unrecognized claim 'made-up'"),
+    ]

@@ -255,3 +255,63 @@ def test_missing_extra_is_a_one_line_hint(tmp_path: Path) -> None:
         "tribunal: error: the LLM advisors need the optional dependency "
         "'pydantic': pip install 'tribunal[llm]'\n"
     )
+
+
+@pytest.mark.parametrize("command", ["propose", "council"])
+def test_help_shows_the_commands_own_exit_codes(tmp_path: Path, command: str) -> None:
+    result = tribunal_cli(command, "--help", cwd=tmp_path)
+    assert result.returncode == 0
+    codes = result.stdout[result.stdout.index("exit codes:") :]
+    assert "--hard-fail" not in codes and "CONTRADICTED" not in codes  # not check's
+    assert [line.split()[0] for line in codes.splitlines()[1:] if line[:4].strip()] == [
+        "0",
+        "2",
+        "3",
+        "130",
+    ]
+    assert "nothing was sent (sending not allowed" in codes
+    if command == "council":
+        assert "its advice never fails this" in codes
+        assert "a judge that is one of\n       the members' models" in codes
+
+
+def test_council_cli_refuses_a_judge_that_is_a_member(tmp_path: Path) -> None:
+    with serving(scripted({})) as server:
+        flags = ["--member", f"a=ollama:m1@{server.url}", "--member", f"b=ollama:m2@{server.url}"]
+        by_flag = tribunal_cli(
+            "council",
+            "--diff",
+            "-",
+            *flags,
+            "--judge",
+            f"openai:m2@{server.url}/v1",
+            "--allow-send-diff",
+            cwd=tmp_path,
+            stdin=DIFF,
+        )
+        (tmp_path / "tribunal.yml").write_text(
+            council_yml(
+                ("a", "ollama", "m1", server.url),
+                ("b", "ollama", "m2", server.url),
+                extra=f"  judge: {{id: j, provider: ollama, model: 'M1:latest', endpoint: "
+                f"'{server.url}'}}\n",
+            )
+        )
+        by_config = tribunal_cli(
+            "council",
+            "--diff",
+            "-",
+            "--config",
+            "tribunal.yml",
+            "--allow-send-diff",
+            cwd=tmp_path,
+            stdin=DIFF,
+        )
+    assert server.requests == []
+    assert (by_flag.returncode, by_config.returncode) == (2, 2)
+    assert by_flag.stderr == (
+        "tribunal: error: the judge openai:m2 is the model of member 'b' (ollama:m2); a judge "
+        "must not be one of the members' models. Name another model as the judge, or none "
+        "(the tally is used)\n"
+    )
+    assert "the judge ollama:M1:latest is the model of member 'a' (ollama:m1)" in by_config.stderr

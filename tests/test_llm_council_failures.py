@@ -9,6 +9,7 @@ from typing import Any
 from tests.llm_council_script import DIFF, member, plan, scripted, verdict
 from tests.llm_server import Received, Scripted, closed_port_url, serving
 from tribunal.llm.council import convene_council
+from tribunal.llm.report import render_text
 
 
 def form_requests(requests: list[Received], model: str) -> list[Received]:
@@ -163,3 +164,76 @@ def test_a_judge_that_answers_once_stands_but_is_not_position_stable() -> None:
     assert (result["recommendation"], result["position_stable"]) == ("reject", False)
     (note,) = result["judge"]["failed_orderings"].values()
     assert note.startswith("judge: HTTP 404")
+
+
+def refutation(target: str = "peer-A", **extra: Any) -> dict[str, Any]:
+    return {
+        "target": target,
+        "target_claim": "the refund check",
+        "attack": "a full refund of the order total is now rejected",
+        "severity": "high",
+        **extra,
+    }
+
+
+def test_an_attack_reply_that_breaks_one_limit_costs_the_member_nothing() -> None:
+    """One over-long target, a ninth refutation, a bad item: clipped or dropped, with notes;
+    the member keeps its Form verdict and is asked no repair."""
+    behaviour: dict[str, dict[str, Any]] = {
+        "long": {
+            "form": verdict("long", "reject"),
+            "attack": {
+                "refutations": [refutation("peer-A" + " " * 10 + "x" * 60)],
+                "concessions": [],
+            },
+        },
+        "many": {
+            "form": verdict("many", "reject"),
+            "attack": {"refutations": [refutation()] * 9, "concessions": []},
+        },
+        "bad-item": {
+            "form": verdict("bad-item", "approve"),
+            "attack": {
+                "refutations": [refutation(severity="apocalyptic"), refutation()],
+                "concessions": [],
+            },
+        },
+    }
+    with serving(scripted(behaviour)) as server:
+        council = plan(*(member(m, "ollama", m, server.url) for m in behaviour))
+        result = convene_council(DIFF, council).as_dict()
+    assert result["status"] == "ok" and result["dropped"] == []
+    members = {m["id"]: m for m in result["members"]}
+    assert {i: m["verdict"] for i, m in members.items()} == {
+        "long": "reject",
+        "many": "reject",
+        "bad-item": "approve",
+    }
+    assert result["tally"]["counts"] == {
+        "approve": 1,
+        "approve-with-changes": 0,
+        "reject": 2,
+        "needs-more-info": 0,
+    }
+    assert members["long"]["notes"] == ["attack: refutations[0].target: clipped to 40 characters"]
+    assert members["many"]["notes"] == [
+        "attack: refutations: 1 item(s) over the limit of 8 dropped"
+    ]
+    assert members["bad-item"]["notes"] == [
+        "attack: refutations[0]: dropped (it does not fit the schema)"
+    ]
+    attacks = [r for r in server.requests if r.phase == "attack"]
+    assert len(attacks) == 3  # no repair round for a reply that could be salvaged
+    text = render_text(result)
+    assert "  council | member many (ollama:many): kept after a repair: attack: refutations" in text
+
+
+def test_an_unusable_attack_reply_still_drops_the_member() -> None:
+    behaviour: dict[str, dict[str, Any]] = {m: {"form": verdict(m)} for m in ("m1", "m2")}
+    behaviour["junk"] = {"form": verdict("junk"), "attack": "I refuse to answer in JSON."}
+    with serving(scripted(behaviour)) as server:
+        council = plan(*(member(m, "ollama", m, server.url) for m in behaviour))
+        result = convene_council(DIFF, council).as_dict()
+    assert [(d["id"], d["phase"]) for d in result["dropped"]] == [("junk", "attack")]
+    assert "malformed reply after one repair" in result["dropped"][0]["reason"]
+    assert len([r for r in server.requests if r.model == "junk" and r.phase == "attack"]) == 2

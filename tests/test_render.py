@@ -26,7 +26,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from tests.gitrepo import GitRepo
-from tribunal.findings import AnalyzerError, Finding, RangeInfo, Report, Verdict
+from tribunal.findings import AdvisoryClaim, AnalyzerError, Finding, RangeInfo, Report, Verdict
 from tribunal.registry import BUILTINS, SUPPRESSION_ID
 from tribunal.render import render
 from tribunal.render.markdown import MARKER, SHORT_DETAIL, inline
@@ -146,6 +146,18 @@ def weird_report(**kw: Any) -> Report:
         "duration_ms": 12.3,
         "errors": errors,
         "skipped": (("logo.png", "binary file"),),
+        "advisory": (
+            AdvisoryClaim(
+                "added-test",
+                None,
+                "claims.md",
+                2,
+                "contradicted",
+                "the change adds no test | <b>and</b> `changes` none",
+                "no test file in the change",
+                "to make it your claim, add the trailer `Tribunal-Claim: added-test`",
+            ),
+        ),
     }
     return Report(**{**defaults, **kw})
 
@@ -773,3 +785,39 @@ def test_renderers_import_only_findings_registry_and_each_other(module: str) -> 
     ours = {name for name in imported if name.split(".")[0] == "tribunal"}
     allowed = {"tribunal", "tribunal.findings", "tribunal.registry", "tribunal.policy"}
     assert {n for n in ours if not n.startswith("tribunal.render.")} <= allowed
+
+
+# --- advisory (claims a model proposed) ----------------------------------------
+
+
+def test_a_proposed_claim_is_shown_in_every_format_and_counted_in_none() -> None:
+    from tribunal.commands.check import exit_code
+
+    report = empty_report()._replace(advisory=weird_report().advisory)
+    assert exit_code(report, hard_fail=True, strict=True) == 0
+    text = render(report, "text", hard_fail=True)
+    assert "advisory (claims a model proposed; verified, never counted, never blocking):" in text
+    assert (
+        "  · proposed claim 'added-test' (claims.md) does not hold (advice, not a finding)" in text
+    )
+    assert "0 CONTRADICTED · 0 UNVERIFIED · 0 PASS" in text
+    data = json_of(report, hard_fail=True)
+    assert data["counts"]["CONTRADICTED"] == 0 and data["findings"] == []
+    assert data["advisory"] == [
+        {
+            "claim": "added-test",
+            "arg": None,
+            "source": "council",
+            "where": "claims.md",
+            "line": 2,
+            "outcome": "contradicted",
+            "title": "the change adds no test | <b>and</b> `changes` none",
+            "detail": "no test file in the change",
+            "adopt": "to make it your claim, add the trailer `Tribunal-Claim: added-test`",
+        }
+    ]
+    md = render(report, "md")
+    assert "**Advisory: claims a model proposed** (verified, never counted, never blocking):" in md
+    assert "&lt;b&gt;and&lt;/b&gt; \\`changes\\`" in md  # escaped like every untrusted text
+    assert "🔴 0 CONTRADICTED" in md
+    assert sarif_of(report)["runs"][0]["results"] == []  # SARIF carries findings only

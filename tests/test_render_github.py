@@ -59,8 +59,12 @@ def commands(report: Report, **kw: bool) -> list[tuple[str, dict[str, str], str]
 def test_contradicted_is_an_error_unverified_a_notice_pass_is_left_out() -> None:
     found = commands(weird_report(errors=()))
     kinds = [name for name, _, _ in found]
-    assert kinds == ["error"] * 4 + ["notice"] * 7  # CONTRADICTED first: GitHub shows 10 each
+    assert kinds == ["error"] * 4 + ["notice"] * 7 + ["notice"]  # CONTRADICTED first
     assert not any("passing-title" in message for _, _, message in found)
+    # a claim a model proposed is a notice whatever the verifier said, and comes last
+    _, props, message = found[-1]
+    assert props == {"title": "Tribunal advisory: a proposed claim (never blocking)"}
+    assert message.startswith("proposed claim 'added-test' (claims.md) does not hold (advice")
 
 
 def test_annotations_point_at_repository_lines() -> None:

@@ -154,7 +154,11 @@ def _advisory(report: Report) -> list[str]:
     """Claims a model proposed, verified: a section of their own, outside every count."""
     if not report.advisory:
         return []
-    items = [f"- {inline(a.sentence)}  \n  ↳ {inline(a.adopt)}" for a in report.advisory]
+    items = [
+        line
+        for a in report.advisory
+        for line in (f"- {inline(a.sentence)}", f"  ↳ {inline(a.adopt)}")
+    ]
     head = "**Advisory: claims a model proposed** (verified, never counted, never blocking):"
     return [head, "", *items, ""]
 
