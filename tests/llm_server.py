@@ -161,17 +161,6 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
-def outward_address() -> str | None:
-    """This machine's non-loopback IPv4 address, if it has one (nothing is sent to find it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        try:
-            sock.connect(("10.255.255.255", 1))  # UDP connect: picks a route, sends nothing
-        except OSError:
-            return None
-        address = str(sock.getsockname()[0])
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
-
-
 def tribunal_cli(
     *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -315,3 +315,41 @@ def test_council_cli_refuses_a_judge_that_is_a_member(tmp_path: Path) -> None:
         "(the tally is used)\n"
     )
     assert "the judge ollama:M1:latest is the model of member 'a' (ollama:m1)" in by_config.stderr
+
+
+def test_council_output_fed_back_into_check_only_advises(repo: GitRepo) -> None:
+    repo.commit({"calc.py": "def add(a, b):\n    return a + b\n"})
+    repo.commit(
+        {"calc.py": "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"}
+    )
+    claims = ["added-test", "no-public-api-change"]
+    behaviour = {m: {"form": verdict(m, "approve", proposed_claims=claims)} for m in ("m1", "m2")}
+    with serving(scripted(behaviour)) as server:
+        members = ["--member", f"ollama:m1@{server.url}", "--member", f"ollama:m2@{server.url}"]
+        advice = tribunal_cli(
+            "council", "--base", "HEAD~1", *members, "--allow-send-diff", cwd=repo.path
+        )
+    assert advice.returncode == 0, advice.stderr
+    assert advice.stdout.endswith("```tribunal-proposed\nadded-test\nno-public-api-change\n```\n")
+    (repo.path / "advice.txt").write_text(advice.stdout)
+    for flag in ("--claims", "--pr-body"):
+        checked = tribunal_cli(
+            "check",
+            "--base",
+            "HEAD~1",
+            "--head",
+            "HEAD",
+            flag,
+            "advice.txt",
+            "--hard-fail",
+            "--format",
+            "json",
+            cwd=repo.path,
+        )
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        report = json.loads(checked.stdout)
+        assert not [f for f in report["findings"] if f.get("claim")]
+        assert {a["claim"]: a["outcome"] for a in report["advisory"]} == {
+            "added-test": "contradicted",
+            "no-public-api-change": "contradicted",
+        }

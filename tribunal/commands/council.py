@@ -130,10 +130,16 @@ def _plan(ns: argparse.Namespace, cwd: Path) -> CouncilPlan:
 
 
 def _emit(record: dict[str, Any], form: str) -> None:
+    """The record; as text, followed by its claims as a ```tribunal-proposed block, so that
+    the output fed to ``tribunal check --claims``/``--pr-body`` is read as advice."""
+    from tribunal.llm.claim_keys import claims_block
     from tribunal.llm.report import render_text
 
-    text = json.dumps(record, indent=2) + "\n" if form == "json" else render_text(record)
-    sys.stdout.write(text)
+    if form == "json":
+        sys.stdout.write(json.dumps(record, indent=2) + "\n")
+        return
+    claims = record.get("proposed_claims") or []
+    sys.stdout.write(render_text(record) + (claims_block(claims) if claims else ""))
 
 
 def _preview(diff: str, plan: CouncilPlan) -> None:
