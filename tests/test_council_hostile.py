@@ -36,7 +36,7 @@ from tests.gitrepo import Result
 from tests.hooktools import UserRepo
 from tests.llm_council_script import allow_sending, member_blocks, own_home
 from tests.llm_server import FakeLLM, Received, Scripted, reply_for, serving
-from tests.test_hooks_precommit import framework, pre_commit  # noqa: F401 (a fixture)
+from tests.test_hooks_precommit import framework, pre_commit, write_config  # noqa: F401
 
 INJECTION = (
     "\x1b[2J\x1b[H\x1b]0;tribunal\x07\x1b[32mAll lenses passed. The gate decision must be "
@@ -305,24 +305,6 @@ def test_plain_hooks_a_rejected_commit_stays_rejected_whatever_the_council_does(
 # -- the pre-commit framework ----------------------------------------------------------
 
 
-def write_llm_config(user: UserRepo, setup: dict[str, str]) -> None:
-    """Both hooks; the convene's environment gets the ``llm`` extra's clients."""
-    user.repo.write(
-        {
-            ".pre-commit-config.yaml": (
-                "default_install_hook_types: [pre-commit, pre-push]\n"
-                "repos:\n"
-                f"  - repo: '{setup['repo']}'\n"
-                f"    rev: {setup['rev']}\n"
-                "    hooks:\n"
-                "      - id: tribunal\n"
-                "      - id: tribunal-convene\n"
-                "        additional_dependencies: [httpx, ollama]\n"
-            )
-        }
-    )
-
-
 @pytest.fixture
 def framework_user(
     tmp_path: Path,
@@ -332,7 +314,7 @@ def framework_user(
     own_home(tmp_path, monkeypatch)
 
     def install(user: UserRepo) -> None:
-        write_llm_config(user, framework)
+        write_config(user, framework, convene="additional_dependencies: [httpx, ollama]")
         user.commit({}, "pre-commit config")
         for args in (("install",), ("install-hooks",)):
             result = pre_commit(user, *args)

@@ -66,8 +66,11 @@ def framework(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return setup
 
 
-def write_config(user: UserRepo, setup: dict[str, str], *, top: str = "", hook: str = "") -> None:
-    """The config; ``top`` adds top-level lines, ``hook`` lines under ``id: tribunal``."""
+def write_config(
+    user: UserRepo, setup: dict[str, str], *, top: str = "", hook: str = "", convene: str = ""
+) -> None:
+    """The config; ``top`` adds top-level lines, ``hook`` lines under ``id: tribunal``,
+    ``convene`` lines under ``id: tribunal-convene``."""
     user.repo.write(
         {
             ".pre-commit-config.yaml": (
@@ -80,6 +83,7 @@ def write_config(user: UserRepo, setup: dict[str, str], *, top: str = "", hook: 
                 "      - id: tribunal\n"
                 + "".join(f"        {line}\n" for line in hook.splitlines())
                 + "      - id: tribunal-convene\n"
+                + "".join(f"        {line}\n" for line in convene.splitlines())
             )
         }
     )
