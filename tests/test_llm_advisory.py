@@ -253,7 +253,7 @@ def test_missing_extra_is_a_one_line_hint(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr == (
         "tribunal: error: the LLM advisors need the optional dependency "
-        "'pydantic': pip install 'tribunal[llm]'\n"
+        "'pydantic': pip install 'tribunal-gate[llm]'\n"
     )
 
 

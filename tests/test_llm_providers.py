@@ -224,4 +224,4 @@ def test_missing_extra_gives_the_install_hint() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("dependency ")
-    assert "pip install 'tribunal[llm]'" in out.stdout
+    assert "pip install 'tribunal-gate[llm]'" in out.stdout

@@ -27,7 +27,7 @@ ErrorKind = Literal[
     "refused",
 ]
 
-INSTALL_HINT = "pip install 'tribunal[llm]'"
+INSTALL_HINT = "pip install 'tribunal-gate[llm]'"
 _RETRYABLE: frozenset[str] = frozenset({"connect", "rate-limited", "server"})
 
 
