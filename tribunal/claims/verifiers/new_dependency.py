@@ -6,6 +6,10 @@ changing its version, is not new. CONTRADICTED needs a name that is provably
 absent at base; anything that could hide that name (an unparseable manifest,
 a base URL requirement that may be the same package, a base list kept where
 it cannot be read, a base tree that cannot be listed) makes it UNVERIFIED.
+Lock files are no manifests on either side (``manifests.lock_evidence``): a
+resolver adding transitive pins adds no dependency. A requirements file that
+only may be one (every entry pinned, or a sibling ``.in`` it is compiled from)
+counts at base, and its new pins are at most UNVERIFIED.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tribunal.change import Change, Claim
-from tribunal.claims.known_deps import included, is_source, names_in
+from tribunal.claims.known_deps import Reader, included, is_source, names_in
 from tribunal.claims.manifests import Declared, Dependency, kind_of, parse_manifest
 from tribunal.claims.registry import Judgement
 from tribunal.diff.model import FileChange
@@ -39,6 +43,11 @@ def verify(change: Change, claim: Claim) -> Judgement:
     base.problems += _base_sources(change, base)
     known = base.names | {d.project for d in heads if d.project}
     new = [(d.path, dep) for d in heads for dep in d.deps if dep.name not in known]
+    pinned = {d.path: d.maybe_lock for d in heads if d.maybe_lock}
+    if any(path not in pinned for path, _ in new):
+        new = [(path, dep) for path, dep in new if path not in pinned]
+    else:  # only pins in files that may be locks: a resolver may have added them
+        problems += sorted({pinned[path] for path, _ in new})
     unnamed = [(d.path, t) for d in heads for t in d.uncertain if t not in base.uncertain]
     hidden = [t for d in heads for t in d.opaque if t not in base.opaque]
     if new:
@@ -61,8 +70,13 @@ def verify(change: Change, claim: Claim) -> Judgement:
         lines = [f"{path}: '{text}' names no package statically" for path, text in unnamed]
         detail = "\n".join(lines + hidden + problems)
         return Judgement(Verdict.UNVERIFIED, "manifest entries could not be read", detail)
-    checked = ", ".join(fc.path for fc in changed if fc.has_head)
-    return Judgement(Verdict.PASS, "no new dependency", f"Changed manifests checked: {checked}.")
+    read = {d.path for d in heads}
+    checked = ", ".join(fc.path for fc in changed if fc.path in read) or "none"
+    locks = ", ".join(fc.path for fc in changed if fc.has_head and fc.path not in read)
+    skipped = f" Lock files (a resolver's output, not manifests): {locks}." if locks else ""
+    return Judgement(
+        Verdict.PASS, "no new dependency", f"Changed manifests checked: {checked}.{skipped}"
+    )
 
 
 def _no_manifest(change: Change) -> Judgement:
@@ -86,12 +100,24 @@ def _head_manifests(change: Change, changed: list[FileChange]) -> tuple[list[Dec
         if source is None:
             problems.append(f"{fc.path}: could not be read at head")
             continue
-        declared = parse_manifest(fc.path, source.text)
+        declared = _unless_lock(parse_manifest(fc.path, source.text), change.read_head)
+        if declared is None:
+            continue
         heads.append(declared)
         heads += included(declared, change.read_head)
         if declared.error:
             problems.append(declared.error)
     return heads, problems
+
+
+def _unless_lock(declared: Declared, read: Reader) -> Declared | None:
+    """``declared``, marked when it may be compiled from a sibling ``.in``; None for a lock."""
+    if declared.lock:
+        return None
+    stem, dot, ext = declared.path.rpartition(".")
+    if dot and ext == "txt" and not declared.maybe_lock and read(f"{stem}.in") is not None:
+        declared.maybe_lock = f"{declared.path}: it may be compiled from {stem}.in"
+    return declared
 
 
 def _base_manifests(change: Change, changed: list[FileChange]) -> _Base:
@@ -106,7 +132,9 @@ def _base_manifests(change: Change, changed: list[FileChange]) -> _Base:
         source = change.read_base(path)
         if source is None:
             continue
-        declared = parse_manifest(path, source.text)
+        declared = _unless_lock(parse_manifest(path, source.text), change.read_base)
+        if declared is None:
+            continue
         for one in (declared, *included(declared, change.read_base)):
             out.names.update(dep.name for dep in one.deps)
             out.names.update(dep.alias for dep in one.deps if dep.alias)
