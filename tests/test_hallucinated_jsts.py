@@ -83,6 +83,7 @@ def test_every_export_form_is_read(repo: GitRepo) -> None:
 
 
 def test_export_star_does_not_carry_default(repo: GitRepo) -> None:
+    """``export *`` never forwards a default: a TS module with only stars has none (TS1192)."""
     base = {**LIB, "src/lib/only.ts": "export * from './deeper';\n"}
     found = judged(
         repo,
@@ -94,7 +95,10 @@ def test_export_star_does_not_carry_default(repo: GitRepo) -> None:
             """)
         },
     )
-    assert found == []
+    assert summary(found) == [
+        (C, "src/app.ts", 1, "'./lib/only' has no default export"),
+        (C, "src/app.ts", 2, "'./lib/only' has no default export"),
+    ]
 
 
 def test_reexports_are_judged(repo: GitRepo) -> None:
@@ -274,7 +278,7 @@ def test_moved_module_breaks_untouched_importers(repo: GitRepo) -> None:
 # -- never flagged, or at most UNVERIFIED --------------------------------------------------
 
 
-def test_forms_that_are_never_flagged(repo: GitRepo) -> None:
+def test_every_form_has_its_path_resolved(repo: GitRepo) -> None:
     head = {
         "src/app.ts": src("""
             import fs from 'node:fs';
@@ -287,7 +291,12 @@ def test_forms_that_are_never_flagged(repo: GitRepo) -> None:
             import legacy = require('./gone');
         """)
     }
-    assert judged(repo, LIB, head) == []
+    assert summary(judged(repo, LIB, head)) == [
+        (C, "src/app.ts", 4, "'./nothere' resolves to no file"),
+        (C, "src/app.ts", 5, "'./nowhere' resolves to no file"),
+        (C, "src/app.ts", 6, "'./side-effect' resolves to no file"),
+        (C, "src/app.ts", 8, "'./gone' resolves to no file"),
+    ]
 
 
 def test_non_code_files_resolve_with_their_extension(repo: GitRepo) -> None:
@@ -394,7 +403,12 @@ def test_bundler_queries_and_loader_prefixes(repo: GitRepo) -> None:
         """)
     }
     found = judged(repo, base, head)
-    assert summary(found) == [(C, "src/app.ts", 4, "'./gone.ts?raw' resolves to no file")]
+    assert summary(found) == [
+        (U, "src/app.ts", 3, "'!raw-loader!./notes.txt' resolves to no file"),
+        (U, "src/app.ts", 4, "'./gone.ts?raw' resolves to no file"),
+    ]
+    assert "a bundler loader handles" in found[0].detail
+    assert "a bundler query handles" in found[1].detail
 
 
 def test_catch_all_paths_pattern_claims_nothing(repo: GitRepo) -> None:

@@ -7,8 +7,10 @@ declarations, ``export { a as b }``, ``export * as ns`` and re-exports count;
 (TypeScript's export-context rule), a JS module exports its JSDoc
 ``@typedef`` / ``@callback`` types, and ``export default class Foo`` exports
 no ``Foo``. ``export =``, CommonJS (``module.exports``, ``exports.x``), AMD
-``define()``, a parse error, or a file that is not a module at all leave the
-set uncertain.
+``define()``, a parse error where an export could hide, or a file that is not
+a module at all leave the set uncertain. A parse error inside a declaration's
+body (a type literal, a function body) hides no export: the declaration's name
+and export status are read before it (``_open_error``).
 """
 
 from __future__ import annotations
@@ -49,8 +51,9 @@ def read_exports(
     """``declaration_file``: a ``.d.ts``, where declarations may be exported implicitly.
     ``jsdoc=False`` leaves out JSDoc types, which exist only for TypeScript's ``checkJs``."""
     root = tree.root_node
-    if js.error_nodes(root):
-        return ExportSet(frozenset(), uncertain="it has a syntax error this parser cannot read")
+    error = _open_error(root)
+    if error is not None:
+        return ExportSet(frozenset(), uncertain=error)
     names: set[str] = set(implicit_exports(root) if declaration_file else ())
     stars: list[str] = []
     uncertain: str | None = None
@@ -75,6 +78,35 @@ def read_exports(
 
 _JSDOC_TYPE = re.compile(r"@(?:typedef|callback)\b")
 _IDENTIFIER = re.compile(r"\s*([A-Za-z_$][\w$]*)")
+
+
+_EXPORT_WORD = re.compile(rb"\bexport\b")
+
+
+def _open_error(root: Node) -> str | None:
+    """Why the file's parse errors may hide exports; None when every one sits inside the
+    body of a top-level declaration whose name and export status the tree still shows.
+
+    tree-sitter-typescript 0.23.2 (the newest) rejects some valid TypeScript, such as a
+    call signature on its own line after a member without ``;`` in a type literal.
+    """
+    for error in js.error_nodes(root):
+        top = error
+        while top.parent is not None and top.parent != root:
+            top = top.parent
+        if top.parent is None or top == error or top.is_error:
+            return "it has a syntax error at the top level, where an export could hide"
+        exported = top.type == "export_statement"
+        declaration = top.child_by_field_name("declaration") if exported else top
+        if declaration is None or not declared_names(declaration):
+            return "it has a syntax error this parser cannot read"
+        if error.parent in (top, declaration):
+            return "it has a syntax error this parser cannot read"
+        rest = (top.text or b"")[len(b"export") if exported else 0 :]
+        if _EXPORT_WORD.search(rest):
+            line = js.first_line(top)
+            return f"a syntax error in its statement at line {line} may hide an export"
+    return None
 
 
 def jsdoc_types(text: str) -> list[str] | None:

@@ -1,13 +1,20 @@
-"""The import and re-export statements of a JS/TS file, read from its tree-sitter tree.
+"""Every statement of a JS/TS file that names a module, read from its tree-sitter tree.
 
-Default imports, namespace imports, side-effect imports, ``{ default as x }``
-and ``import x = require()`` carry no name to check and are never judged;
-``export * from`` is judged for its path only. A statement with an ERROR or
-MISSING node in or around it is marked ``broken``: at most UNVERIFIED.
+All forms are read, because every one of them fails when its path names no
+file: ``import { a }``, default, namespace, type-only and side-effect imports,
+``export ... from`` (``export *`` included), ``import x = require('./x')``, and
+``require('./x')`` / ``import('./x')`` calls with one literal argument.
+``names`` are the named bindings to check; ``default`` says the statement asks
+for the default export (``import x``, ``{ default as x }``, ``export {
+default } from``). A call inside a ``try`` block, or one whose failure the code
+expects (``expect(() => require(...)).toThrow()``), or that a file-existence
+test guards, is ``guarded``: at most UNVERIFIED. A statement with an ERROR or
+MISSING node in or around it is ``broken``: at most UNVERIFIED.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,8 +23,19 @@ from tribunal.lang import js
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
-_QUERY = "(import_statement) @stmt (export_statement source: (_)) @stmt"
+_QUERY = """
+(import_statement) @stmt
+(export_statement source: (_)) @stmt
+(call_expression function: (import)) @call
+(call_expression function: (identifier) @fn (#eq? @fn "require")) @call
+"""
 _AMBIENT = frozenset({"ambient_declaration", "module", "internal_module"})
+#: Calls whose argument's failure is the point (``expect(() => require('./x')).toThrow()``).
+_EXPECTS_FAILURE = re.compile(r"\b(?:expect|throws|rejects|assert\w*|doesNotThrow)\b")
+_STOP = frozenset({"program", "function_declaration", "class_body", "method_definition"})
+
+#: How a statement names its module, for the finding's text.
+KINDS = ("import", "export", "import-require", "require", "dynamic-import")
 
 
 @dataclass(frozen=True)
@@ -28,7 +46,7 @@ class JsName:
 
 @dataclass(frozen=True)
 class JsImport:
-    """One statement with a module specifier; ``names`` are the named bindings it asks for."""
+    """One statement or call with a module specifier and what it asks of the module."""
 
     line: int
     end_line: int
@@ -37,52 +55,139 @@ class JsImport:
     reexport: bool
     star: bool
     broken: bool
-
-    @property
-    def judged(self) -> bool:
-        """Whether the statement names anything checkable (named bindings, ``export *``)."""
-        return bool(self.names) or self.star
+    kind: str = "import"
+    default: bool = False
+    #: Why the import may fail on purpose (a try, an expected throw); None when it may not.
+    guarded: str | None = None
 
     @property
     def statement(self) -> str:
+        if self.kind == "require":
+            return f"require({self.specifier!r})"
+        if self.kind == "dynamic-import":
+            return f"import({self.specifier!r})"
+        if self.kind == "import-require":
+            return f"import ... = require({self.specifier!r})"
         verb = "export" if self.reexport else "import"
-        listed = "*" if self.star else "{ " + ", ".join(n.name for n in self.names) + " }"
-        return f"{verb} {listed} from {self.specifier!r}"
+        listed = [n.name for n in self.names]
+        if self.default:
+            listed.insert(0, "default")
+        if self.star:
+            return f"{verb} * from {self.specifier!r}"
+        if not listed:
+            return f"{verb} {self.specifier!r}"
+        return f"{verb} {{ {', '.join(listed)} }} from {self.specifier!r}"
 
 
 def read_imports(tree: Tree, language: str) -> list[JsImport]:
-    found = js.captures(js.query(language, _QUERY), tree.root_node).get("stmt", [])
+    found = js.captures(js.query(language, _QUERY), tree.root_node)
     out = []
-    for node in found:
-        if _in_ambient(node):
-            continue
-        parsed = _statement(node)
-        if parsed is not None:
-            out.append(parsed)
-    return sorted(out, key=lambda i: i.line)
+    for node in found.get("stmt", []):
+        if not _in_ambient(node):
+            parsed = _statement(node)
+            out += [parsed] if parsed is not None else []
+    for node in found.get("call", []):
+        if not _in_ambient(node):
+            called = _call(node)
+            out += [called] if called is not None else []
+    return sorted(out, key=lambda i: (i.line, i.end_line))
 
 
 def _statement(node: Node) -> JsImport | None:
     source = node.child_by_field_name("source")
+    kind = "export" if node.type == "export_statement" else "import"
+    if source is None:
+        clause = next((c for c in node.named_children if c.type == "import_require_clause"), None)
+        source = clause.child_by_field_name("source") if clause is not None else None
+        kind = "import-require"
     specifier = js.string_value(source) if source is not None else None
     if specifier is None:
         return None
-    reexport = node.type == "export_statement"
     names: list[JsName] = []
-    star = False
+    star = default = False
     for child in node.named_children:
         if child.type in ("named_imports", "import_clause"):
             names += _specifiers(child, "import_specifier")
+            default = default or _asks_default(child, "import_specifier")
         elif child.type == "export_clause":
             names += _specifiers(child, "export_specifier")
+            default = default or _asks_default(child, "export_specifier")
         elif child.type == "namespace_export":
             star = True
-    if reexport and not names and any(c.type == "*" for c in node.children):
+    if kind == "export" and not names and any(c.type == "*" for c in node.children):
         star = True
-    broken = node.has_error or js.inside_error(node) or bool(js.error_nodes(node))
     return JsImport(
-        js.first_line(node), js.last_line(node), specifier, tuple(names), reexport, star, broken
+        js.first_line(node),
+        js.last_line(node),
+        specifier,
+        tuple(names),
+        reexport=kind == "export",
+        star=star,
+        broken=_broken(node),
+        kind=kind,
+        default=default,
     )
+
+
+def _call(node: Node) -> JsImport | None:
+    """``require('./x')`` / ``import('./x')`` with exactly one literal argument."""
+    arguments = node.child_by_field_name("arguments")
+    args = arguments.named_children if arguments is not None else []
+    if len(args) != 1 or args[0].type != "string":
+        return None
+    specifier = js.string_value(args[0])
+    if specifier is None:
+        return None
+    function = node.child_by_field_name("function")
+    kind = "dynamic-import" if function is not None and function.type == "import" else "require"
+    line = js.first_line(node)
+    return JsImport(
+        line,
+        js.last_line(node),
+        specifier,
+        (),
+        reexport=False,
+        star=False,
+        broken=_broken(node),
+        kind=kind,
+        guarded=_guard(node),
+    )
+
+
+def _broken(node: Node) -> bool:
+    return node.has_error or js.inside_error(node) or bool(js.error_nodes(node))
+
+
+def _guard(node: Node) -> str | None:
+    """Why a failing ``require`` / ``import()`` may be intended: where it sits."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type not in _STOP:
+        if parent.type == "try_statement" and parent.child_by_field_name("body") == child:
+            return "it sits in a try block, which handles a failing load"
+        if parent.type == "call_expression" and child != parent.child_by_field_name("function"):
+            callee = parent.child_by_field_name("function")
+            if callee is not None and _EXPECTS_FAILURE.search(js.text(callee)):
+                return f"it is the argument of {js.text(callee)}(), which may expect it to fail"
+        if parent.type in ("if_statement", "ternary_expression", "binary_expression"):
+            condition = parent.child_by_field_name("condition")
+            condition = condition or parent.child_by_field_name("left")
+            if condition is not None and "exist" in js.text(condition).lower():
+                return "a test for the file's existence guards it"
+        child, parent = parent, parent.parent
+    return None
+
+
+def _asks_default(container: Node, kind: str) -> bool:
+    """``import x`` (an identifier in the clause) or ``{ default as x }`` / ``{ default }``."""
+    if container.type == "import_clause" and any(
+        c.type == "identifier" for c in container.named_children
+    ):
+        return True
+    for node in _descendants(container, kind):
+        name = node.child_by_field_name("name")
+        if name is not None and _name_text(name) == "default":
+            return True
+    return False
 
 
 def _specifiers(container: Node, kind: str) -> list[JsName]:
@@ -91,10 +196,14 @@ def _specifiers(container: Node, kind: str) -> list[JsName]:
         name = node.child_by_field_name("name")
         if name is None:
             continue
-        text = js.string_value(name) if name.type == "string" else js.text(name)
+        text = _name_text(name)
         if text and text != "default":
             out.append(JsName(text, js.first_line(node)))
     return out
+
+
+def _name_text(name: Node) -> str | None:
+    return js.string_value(name) if name.type == "string" else js.text(name)
 
 
 def _descendants(node: Node, kind: str) -> list[Node]:

@@ -4,8 +4,12 @@ A relative or path-mapped in-repository specifier that resolves to no file,
 and a name missing from an in-repository module whose export set is certain,
 are contradictions. Packages from ``node_modules`` are checked when their
 exports can be enumerated, at most UNVERIFIED; a package that is not installed
-is UNVERIFIED. An ERROR node in the statement, or an ambient ``declare module``
-that names the specifier (``js_ambient``), caps its verdict at UNVERIFIED. A
+is UNVERIFIED. An ERROR node in the statement, a loader or query part
+(``raw-loader!./x``, ``./x?raw``), a ``require`` / ``import()`` whose failure
+the code handles (a ``try``), or an ambient ``declare module`` that names the
+specifier (``js_ambient``), caps its verdict at UNVERIFIED. Every import form
+has its path judged; a default import its default export only where no
+interop can synthesize one (``js_default``). A
 script and its declaration file (``y.js`` + ``y.d.ts``) are one module.
 """
 
@@ -15,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.js_ambient import AmbientModules
+from tribunal.analyzers.hallucinated_symbol.js_default import certain_format
 from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet, read_exports
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, JsName
 from tribunal.analyzers.hallucinated_symbol.js_packages import Packages
@@ -69,12 +74,12 @@ class ScriptSide:
         return self.packages.find(name, directory)
 
     def judge(self, path: str, imp: JsImport) -> list[Outcome]:
-        if not self.tree.known or not imp.judged:
+        if not self.tree.known:
             return []
-        specifier, query = _split_query(imp.specifier)
+        loader, specifier, query = _split_specifier(imp.specifier)
         found = self.resolver.resolve(path, specifier)
-        if query and isinstance(found, Resolved):
-            found = Skipped("a bundler query transforms the module")
+        if (query or loader) and isinstance(found, Resolved):
+            found = Skipped("a bundler query or loader transforms the module")
         if isinstance(found, Skipped):
             outcomes = self._all_pass(imp)
         elif isinstance(found, Unresolved):
@@ -82,9 +87,16 @@ class ScriptSide:
         elif isinstance(found, External):
             outcomes = self._external(path, imp, found)
         else:
-            outcomes = self._resolved(imp, found)
-        if imp.broken:
-            outcomes = [o.downgraded("the statement has a syntax error") for o in outcomes]
+            outcomes = self._resolved(imp, found, path)
+        doubts = [
+            "the statement has a syntax error" if imp.broken else None,
+            imp.guarded,
+            f"a bundler {'loader' if loader else 'query'} handles {imp.specifier!r}"
+            if loader or query
+            else None,
+        ]
+        for doubt in doubts:
+            outcomes = [o.downgraded(doubt) for o in outcomes] if doubt else outcomes
         if self.side == "head" and any(o.verdict is Verdict.CONTRADICTED for o in outcomes):
             doubt = self.ambient.doubt(imp.specifier) or self.ambient.doubt(specifier)
             if doubt is None and isinstance(found, Resolved):
@@ -98,14 +110,42 @@ class ScriptSide:
 
     # -- in the repository -------------------------------------------------------------
 
-    def _resolved(self, imp: JsImport, target: Resolved) -> list[Outcome]:
+    def _resolved(self, imp: JsImport, target: Resolved, importer: str) -> list[Outcome]:
         outcomes = [passed(imp.line, imp.end_line, imp.specifier)]
         if language_of(target.path) is None:
             return self._all_pass(imp)  # a non-code file: it exists, its names are the bundler's
         exports = self._with_twins(target.tree, target.path)
         for name in imp.names:
             outcomes.append(self._judge_name(imp, name, target, exports))
+        if imp.default:
+            outcomes.append(self._judge_default(imp, target, importer))
         return outcomes
+
+    def _judge_default(self, imp: JsImport, target: Resolved, importer: str) -> Outcome:
+        """A missing default export, CONTRADICTED only where no interop can make one
+        (``js_default``); everywhere else a default import is not judged (seed 001)."""
+        key = f"{imp.specifier}:default"
+        twins = [t for t in twin_paths(target.path) if t != target.path]
+        if not target.in_repo or any(target.tree.is_file(t) for t in twins):
+            return passed(imp.line, imp.end_line, key)
+        config = self.configs.for_file(importer)
+        why = certain_format(importer, target.path, config, self.packages.nearest_manifest)
+        own = self._own_exports(target.tree, target.path)
+        if why is None or own is None or own.uncertain or "default" in own.names:
+            return passed(imp.line, imp.end_line, key)
+        title = f"{imp.specifier!r} has no default export"
+        detail = (
+            f"`{imp.statement}`: {target.path} has no `export default`, no "
+            f"`export {{ ... as default }}` and no `export =` in "
+            f"{self.run.side_label(self.side)}, and {why}, so no interop can supply one."
+        )
+        return Outcome(Verdict.CONTRADICTED, imp.line, imp.end_line, key, title, detail)
+
+    def _own_exports(self, tree: FileTree, path: str) -> ExportSet | None:
+        """What the file itself exports (``export *`` never carries a default)."""
+        parsed = self._parse(tree, path)
+        language = language_of(path)
+        return read_exports(parsed, language) if parsed is not None and language else None
 
     def _with_twins(self, tree: FileTree, path: str) -> ExportSet:
         """Exports of ``path`` and of its twins (``y.js`` + ``y.d.ts``): the type checker reads
@@ -202,7 +242,7 @@ class ScriptSide:
         entry = package_entry(disk, package.installed, package.subpath, config, in_repo=False)
         if not isinstance(entry, Resolved) or language_of(entry.path) is None:
             return self._all_pass(imp)
-        return self._resolved(imp, entry)
+        return self._resolved(imp, entry, path)
 
     def _not_installed(self, imp: JsImport, package: External) -> Outcome:
         declared = "declared in package.json" if package.declared else "not declared"
@@ -294,10 +334,13 @@ def twin_paths(path: str) -> list[str]:
     return []
 
 
-def _split_query(specifier: str) -> tuple[str, str]:
-    """``./a.svg?react`` -> (``./a.svg``, ``?react``): bundlers resolve the file, then transform."""
-    cut = min((i for i in (specifier.find("?"), specifier.find("#", 1)) if i > 0), default=-1)
-    return (specifier, "") if cut < 0 else (specifier[:cut], specifier[cut:])
+def _split_specifier(specifier: str) -> tuple[str, str, str]:
+    """``raw-loader!./a.svg?react`` -> (``raw-loader!``, ``./a.svg``, ``?react``): a bundler
+    resolves the file, then runs the loaders and the query's transform on it."""
+    loader, bang, rest = specifier.rpartition("!")
+    loader += bang
+    cut = min((i for i in (rest.find("?"), rest.find("#", 1)) if i > 0), default=-1)
+    return (loader, rest, "") if cut < 0 else (loader, rest[:cut], rest[cut:])
 
 
 def _sibling_doubt(name: str, entry: str) -> str | None:

@@ -33,6 +33,8 @@ class TsConfig:
     base_url: str | None = None
     paths: tuple[tuple[str, tuple[str, ...]], ...] = ()
     module_resolution: str | None = None
+    #: ``module`` (lower case): with ``node16`` / ``nodenext`` Node's rules decide a file's format.
+    module: str | None = None
     allow_js: bool | None = None
     uncertain: str | None = None
     #: ``rootDirs``: directories merged into one virtual directory (tree paths).
@@ -52,6 +54,7 @@ class _Options:
     paths: dict[str, list[str]] | None = None
     paths_dir: str = ""
     module_resolution: str | None = None
+    module: str | None = None
     allow_js: bool | None = None
     uncertain: list[str] = field(default_factory=list)
     root_dirs: list[str] = field(default_factory=list)
@@ -99,6 +102,7 @@ class TsConfigs:
             base_url=options.base_url,
             paths=tuple(paths),
             module_resolution=options.module_resolution,
+            module=options.module,
             allow_js=options.allow_js,
             uncertain="; ".join(options.uncertain) or None,
             root_dirs=tuple(options.root_dirs),
@@ -169,7 +173,10 @@ def _fold(compiler: dict[str, Any], directory: str, in_tree: bool, options: _Opt
         options.paths_dir = directory
     resolution = compiler.get("moduleResolution")
     if isinstance(resolution, str):
-        options.module_resolution = resolution
+        options.module_resolution = resolution.lower()
+    module = compiler.get("module")
+    if isinstance(module, str):
+        options.module = module.lower()
     allow_js = compiler.get("allowJs")
     if isinstance(allow_js, bool):
         options.allow_js = allow_js

@@ -1,0 +1,275 @@
+"""hallucinated-symbol: every JS/TS import form has its path judged; default exports narrowly.
+
+Real git repositories, the real engine. Each form that names a missing file is
+CONTRADICTED with the same resolver as a named import; loads whose failure the
+code handles are at most UNVERIFIED; a missing default export is CONTRADICTED
+only where no interop can synthesize one (TS1192 territory).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine_helpers import Files, run_range, src
+from tests.gitrepo import GitRepo
+from tribunal.findings import Finding
+
+ID = "hallucinated-symbol"
+C, U = "CONTRADICTED", "UNVERIFIED"
+REAL = {"src/core/real.ts": "export const real = 1;\nexport default real;\n", "src/app.ts": ""}
+
+
+def summary(found: list[Finding]) -> list[tuple[str, int | None, str]]:
+    return [(f.verdict.name, f.line, f.title) for f in found]
+
+
+def judged(repo: GitRepo, base: Files, head: Files) -> list[Finding]:
+    return run_range(repo, base, head, ID)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import AxiosError from './core/AxiosErrorHelpers.js';",
+        "import * as ns from './core/nothere.js';",
+        "import type * as errors from './core/nothere.js';",
+        "import type Thing from './core/nothere.js';",
+        "import { type X } from './core/nothere.js';",
+        "import './core/nothere.js';",
+        "export * from './core/nothere.js';",
+        "export * as ns from './core/nothere.js';",
+        "export { default } from './core/nothere.js';",
+        "import x = require('./core/nothere.js');",
+        "const m = require('./core/nothere.js');",
+        "const load = () => import('./core/nothere.js');",
+        "type T = typeof import('./core/nothere.js');",
+    ],
+)
+def test_every_form_naming_a_missing_file_is_contradicted(repo: GitRepo, statement: str) -> None:
+    found = judged(repo, REAL, {"src/app.ts": statement + "\n"})
+    assert [(f.verdict.name, f.line) for f in found] == [(C, 1)], summary(found)
+    assert "resolves to no file" in found[0].title
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import real from './core/real';",
+        "import * as ns from './core/real.js';",
+        "import './core/real';",
+        "export * from './core/real';",
+        "export { default } from './core/real';",
+        "const m = require('./core/real');",
+        "const lazy = import('./core/real');",
+        "const dyn = require(name);",
+        "const tpl = import(`./core/${name}`);",
+        "const two = require('./core/nothere', 'x');",
+    ],
+)
+def test_existing_and_non_literal_targets_stay_clean(repo: GitRepo, statement: str) -> None:
+    assert judged(repo, REAL, {"src/app.ts": statement + "\n"}) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("try {\n  require('./local.js');\n} catch {}\n", "try block"),
+        ("try { await import('./local.js'); } catch (e) {}\n", "try block"),
+        ("expect(() => require('./local.js')).toThrow();\n", "expect"),
+        ("await expect(import('./local.js')).rejects.toThrow();\n", "expect"),
+        ("if (fs.existsSync(p)) { require('./local.js'); }\n", "existence"),
+    ],
+)
+def test_loads_whose_failure_the_code_handles_are_unverified(
+    repo: GitRepo, code: str, why: str
+) -> None:
+    found = judged(repo, {"src/a.js": ""}, {"src/a.js": code})
+    assert [f.verdict.name for f in found] == [U]
+    assert why in found[0].detail
+
+
+def test_a_require_outside_the_try_is_still_certain(repo: GitRepo) -> None:
+    code = src("""
+        try { setup(); } catch (e) {}
+        const x = require('./local.js');
+    """)
+    found = judged(repo, {"src/a.js": ""}, {"src/a.js": code})
+    assert summary(found) == [(C, 2, "'./local.js' resolves to no file")]
+
+
+def test_uninstalled_packages_through_every_form_are_the_same_note(repo: GitRepo) -> None:
+    """``require`` and default imports of packages say "not installed" as named imports do."""
+    head = src("""
+        import { a } from 'left-pad';
+        import pad from 'left-pad';
+        const p = require('left-pad');
+    """)
+    found = judged(repo, {"src/a.js": ""}, {"src/a.js": head})
+    assert {f.title for f in found} == {"package 'left-pad' is not installed"}
+    assert [f.verdict.name for f in found] == [U, U, U]
+
+
+def test_only_touched_calls_are_judged(repo: GitRepo) -> None:
+    base = {"src/a.js": "const old = require('./gone');\n"}
+    found = judged(repo, base, {"src/a.js": "const old = require('./gone');\nconst b = 1;\n"})
+    assert found == []
+
+
+# -- the default export ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("files", "importer"),
+    [
+        ({"src/lib.ts": "export const a = 1;\n"}, "src/app.ts"),
+        ({"src/lib.tsx": "export function A() {}\n"}, "src/app.tsx"),
+        ({"src/lib.mts": "export const a = 1;\n"}, "src/app.mts"),
+        ({"src/lib.mjs": "export const a = 1;\n"}, "src/app.mjs"),
+        (
+            {"package.json": '{"type": "module"}', "src/lib.js": "export const a = 1;\n"},
+            "src/app.js",
+        ),
+        (
+            {
+                "package.json": '{"type": "module"}',
+                "tsconfig.json": '{"compilerOptions": {"module": "nodenext"}}',
+                "src/lib.ts": "export const a = 1;\n",
+            },
+            "src/app.ts",
+        ),
+        (
+            {
+                "tsconfig.json": '{"compilerOptions": {"module": "commonjs", '
+                '"esModuleInterop": true}}',
+                "src/lib.ts": "export const a = 1;\nexport * from './other';\n",
+                "src/other.ts": "export default 1;\n",
+            },
+            "src/app.ts",
+        ),
+    ],
+    ids=["ts", "tsx", "mts", "mjs", "js-type-module", "nodenext-esm", "commonjs-interop-star"],
+)
+def test_a_missing_default_where_no_interop_applies_is_contradicted(
+    repo: GitRepo, files: dict[str, str], importer: str
+) -> None:
+    spec = "./lib.js" if "nodenext" in files.get("tsconfig.json", "") else "./lib"
+    if importer.endswith((".mts", ".mjs")):
+        spec = "./lib." + importer.rsplit(".", 1)[1]
+    found = judged(repo, {**files, importer: ""}, {importer: f"import lib from '{spec}';\n"})
+    assert summary(found) == [(C, 1, f"'{spec}' has no default export")]
+    assert "no interop can supply one" in found[0].detail
+
+
+@pytest.mark.parametrize(
+    ("files", "importer", "spec"),
+    [
+        ({"src/lib.js": "module.exports = function () {};\n"}, "src/app.ts", "./lib"),
+        ({"src/lib.js": "export const a = 1;\n"}, "src/app.ts", "./lib"),
+        ({"src/lib.cts": "export const a = 1;\n"}, "src/app.ts", "./lib.cjs"),
+        ({"src/lib.ts": "const a = 1;\nexport = a;\n"}, "src/app.ts", "./lib"),
+        ({"src/lib.ts": "const a = 1;\nexport { a as default };\n"}, "src/app.ts", "./lib"),
+        ({"src/lib.d.ts": "export const a: number;\n"}, "src/app.ts", "./lib"),
+        (
+            {"src/lib.js": "export const a = 1;\n", "src/lib.d.ts": "export const a: 1;\n"},
+            "src/app.ts",
+            "./lib",
+        ),
+        (
+            {
+                "package.json": '{"name": "x"}',
+                "tsconfig.json": '{"compilerOptions": {"module": "nodenext"}}',
+                "src/lib.ts": "export const a = 1;\n",
+            },
+            "src/app.mts",
+            "./lib.js",
+        ),
+        (
+            {
+                "tsconfig.json": '{"extends": "./missing.json"}',
+                "src/lib.ts": "export const a = 1;\n",
+            },
+            "src/app.ts",
+            "./lib",
+        ),
+        ({"src/lib.ts": "export const a = 1;\nexport function (( {}\n"}, "src/app.ts", "./lib"),
+    ],
+    ids=[
+        "commonjs-target", "js-without-type-module", "cts-target", "export-equals",
+        "as-default", "declaration-file", "declaration-twin", "nodenext-commonjs-format",
+        "unreadable-tsconfig", "target-syntax-error",
+    ],
+)  # fmt: skip
+def test_a_default_import_where_interop_may_apply_is_not_flagged(
+    repo: GitRepo, files: dict[str, str], importer: str, spec: str
+) -> None:
+    found = judged(repo, {**files, importer: ""}, {importer: f"import lib from '{spec}';\n"})
+    assert [f for f in found if f.verdict.name == C] == [], summary(found)
+
+
+def test_a_default_import_of_an_installed_package_is_not_judged(
+    repo: GitRepo, tmp_path: object
+) -> None:
+    base = {
+        "node_modules/pkg/package.json": '{"name": "pkg", "main": "index.js"}',
+        "node_modules/pkg/index.js": "export const a = 1;\n",
+        "src/app.ts": "",
+    }
+    found = judged(repo, base, {"src/app.ts": "import pkg from 'pkg';\n"})
+    assert [f for f in found if f.verdict.name == C] == []
+
+
+# -- parse errors and the export list --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "names"),
+    [
+        (
+            "export type CreateStore = {\n  create(): Store\n  <T>(): Store<T>\n}\n"
+            "export function other() {}\n",
+            {"CreateStore", "other"},
+        ),
+        ("export function f() {\n  let x = ;\n}\nexport const g = 1;\n", {"f", "g"}),
+        ("export class A {\n  m() { return (x) => ; }\n}\n", {"A"}),
+    ],
+)
+def test_an_error_inside_a_declaration_body_keeps_the_exports_certain(
+    code: str, names: set[str]
+) -> None:
+    from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
+    from tribunal.lang import js
+
+    exports = read_exports(js.parse(code.encode(), "typescript"), "typescript")
+    assert (exports.names, exports.uncertain) == (names, None)
+
+
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        ("export const a = 1;\nexport function (( {}\nexport const b = 2;\n", "top level"),
+        ("export function f() {\n  let x = 1;\n\nexport const g = 1;\n", "may hide an export"),
+        ("let x = ;\nexport const g = 1;\n", "cannot read"),
+        ("call(<T,>(x) => ;\nexport const g = 1;\n", "syntax error"),
+    ],
+    ids=["top-level", "unclosed-body-swallows-export", "in-the-declarator", "expression"],
+)
+def test_an_error_where_an_export_could_hide_keeps_the_doubt(code: str, why: str) -> None:
+    from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
+    from tribunal.lang import js
+
+    exports = read_exports(js.parse(code.encode(), "typescript"), "typescript")
+    assert exports.uncertain is not None and why in exports.uncertain
+
+
+def test_a_missing_name_next_to_a_type_literal_the_grammar_rejects(repo: GitRepo) -> None:
+    store = src("""
+        export type CreateStore = {
+          create(): Store
+          <T>(): Store<T>
+        }
+        export function createStore() {}
+    """)
+    base = {"src/store.ts": store, "src/app.ts": ""}
+    found = judged(repo, base, {"src/app.ts": "import { createStroe } from './store';\n"})
+    assert summary(found) == [(C, 1, "'./store' has no export named 'createStroe'")]
+    assert "Did you mean 'createStore'?" in found[0].detail
