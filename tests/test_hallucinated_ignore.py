@@ -165,7 +165,7 @@ def test_typescript_codegen_ignored_in_the_commit(repo: GitRepo) -> None:
     repo.write({"src/.gitignore": "*.log\n"})
     found = findings_for(repo, base_sha, head_sha, ID)
     assert verdicts(found) == [U]
-    assert ".gitignore covers it" in found[0].detail
+    assert ".gitignore covers src/__generated__/schema (generated" in found[0].detail
 
 
 # -- nothing but the commit decides -------------------------------------------------------------
@@ -290,3 +290,63 @@ def test_a_root_commit_says_the_rule_is_new(repo: GitRepo) -> None:
         found = [f for f in analyze(change, only=[ID]).findings if f.analyzer == ID]
     assert verdicts(found) == [U]
     assert ADDED in found[0].detail
+
+
+# -- template patterns for build residue -------------------------------------------------
+
+TEMPLATE = "__pycache__/\n*.py[cod]\n*$py.class\n*.so\n*.pyd\n"
+RESULTS = {"src/pkg/__init__.py": "", "src/pkg/api.py": ""}
+IMPORT_RESULTS = {"src/pkg/api.py": "from ._results import Result\n"}
+
+
+def test_template_residue_patterns_excuse_nothing_without_a_build(repo: GitRepo) -> None:
+    base = {".gitignore": TEMPLATE, "pyproject.toml": '[project]\nname = "pkg"\n', **RESULTS}
+    found = run_range(repo, base, IMPORT_RESULTS, ID)
+    assert verdicts(found) == [C]
+    assert "'._results' resolves to no module" in found[0].title
+
+
+@pytest.mark.parametrize(
+    ("files", "evidence"),
+    [
+        ({"setup.py": "setup(ext_modules=cythonize('src/pkg/*.pyx'))\n"}, "setup.py builds"),
+        (
+            {"pyproject.toml": '[tool.setuptools]\next-modules = [{name = "pkg._x"}]\n'},
+            "pyproject.toml builds",
+        ),
+        (
+            {"pyproject.toml": '[build-system]\nbuild-backend = "mesonpy"\n'},
+            "pyproject.toml builds",
+        ),
+        ({"pyproject.toml": '[build-system]\nrequires = ["maturin"]\n'}, "maturin"),
+        ({"pyproject.toml": '[build-system]\nrequires = ["scikit-build-core"]\n'}, "scikit"),
+        ({"setup.py": "from setuptools_rust import RustExtension\n"}, "setuptools_rust"),
+        ({"src/pkg/meson.build": "py.extension_module('_results')\n"}, "builds native code"),
+    ],
+    ids=["ext_modules", "ext-modules", "meson-python", "maturin", "scikit-build", "rust", "meson"],
+)
+def test_template_residue_patterns_excuse_a_module_a_build_may_compile(
+    repo: GitRepo, files: dict[str, str], evidence: str
+) -> None:
+    found = run_range(repo, {".gitignore": TEMPLATE, **RESULTS, **files}, IMPORT_RESULTS, ID)
+    assert verdicts(found) == [U]
+    assert ".gitignore covers src/pkg/_results.so" in found[0].detail
+    assert evidence in found[0].detail
+
+
+def test_a_cython_source_with_the_stem_excuses_it(repo: GitRepo) -> None:
+    base = {".gitignore": TEMPLATE, **RESULTS, "src/pkg/_results.pyx": "cdef class Result: pass\n"}
+    found = run_range(repo, base, IMPORT_RESULTS, ID)
+    assert verdicts(found) == [U] and "src/pkg/_results.pyx may build" in found[0].detail
+
+
+def test_an_unrelated_sibling_with_the_stem_excuses_nothing(repo: GitRepo) -> None:
+    base = {**RESULTS, "src/pkg/_results.json": "{}"}
+    assert verdicts(run_range(repo, base, IMPORT_RESULTS, ID)) == [C]
+
+
+def test_an_ignored_source_path_is_still_generated_and_named(repo: GitRepo) -> None:
+    base = {".gitignore": "src/pkg/_results.py\n", **RESULTS}
+    found = run_range(repo, base, IMPORT_RESULTS, ID)
+    assert verdicts(found) == [U]
+    assert ".gitignore covers src/pkg/_results.py (generated" in found[0].detail

@@ -380,7 +380,7 @@ def test_generated_and_ignored_targets_are_unverified(repo: GitRepo) -> None:
     assert ".gitignore covers pkg/_version.py" in found[0].detail
     assert "generated-path pattern" in found[1].detail
     assert "pkg/speed.pyx" in found[2].detail
-    assert ".gitignore covers pkg/generated.py" in found[4].detail
+    assert ".gitignore covers pkg/generated/__init__.py" in found[4].detail
 
 
 def test_build_configuration_that_writes_a_module(repo: GitRepo) -> None:

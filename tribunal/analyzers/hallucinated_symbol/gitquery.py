@@ -51,15 +51,17 @@ class IgnoreOracle:
             return True
         return None if None in known else False
 
-    def doubt(self, paths: Sequence[str], what: str) -> str | None:
-        """Why a missing ``what`` (probed as ``paths``) may exist after all; None if no reason."""
+    def doubt(self, paths: Sequence[str]) -> str | None:
+        """Why a missing file (probed as ``paths``) may exist after all, naming the path a
+        rule covers; None if no reason."""
         ignored = self.any_ignored(paths)
         if ignored is None:
             return "git could not say whether .gitignore covers it"
         if not ignored:
             return None
+        matched = next(p for p in paths if self._known.get(p))
         added = "; excused only by a .gitignore rule this change adds" if self._added(paths) else ""
-        return f".gitignore covers {what} (generated, not in the tree){added}"
+        return f".gitignore covers {matched} (generated, not in the tree){added}"
 
     def close(self) -> None:
         """Remove the scratch directories the commits' rules were laid out in."""

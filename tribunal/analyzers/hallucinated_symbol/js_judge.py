@@ -224,7 +224,7 @@ class ScriptSide:
             if self.tree.is_file(join(base, "package.json")):
                 return f"{join(base, 'package.json')} points its entry at a file the build makes"
         probes = [b + ext for b in tried for ext in ("", ".js", ".ts", "/index.js", "/index.ts")]
-        return self.run.ignore.doubt(probes, "it")
+        return self.run.ignore.doubt(probes)
 
     def _through_file(self, base: str) -> bool:
         parts = base.split("/")

@@ -15,6 +15,7 @@ from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, passed, suggestion
 from tribunal.analyzers.hallucinated_symbol.packages import STDLIB, declared_imports
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
+from tribunal.analyzers.hallucinated_symbol.python_builds import builds_extensions
 from tribunal.analyzers.hallucinated_symbol.python_imports import ImportedName, PyImport
 from tribunal.analyzers.hallucinated_symbol.python_installed import InstalledPython
 from tribunal.analyzers.hallucinated_symbol.python_resolve import (
@@ -31,6 +32,11 @@ from tribunal.treegrep import grep_files
 
 Answer = PyModule | Missing
 _BUILD_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "hatch.toml")
+#: Files beside a missing module that a build turns into it (Cython, C, C++, Rust, Fortran)
+#: or that are the compiled module itself.
+_NATIVE_SOURCES = frozenset(
+    {"pyx", "pxd", "c", "cc", "cpp", "cxx", "rs", "f", "f90", "so", "pyd", "pyc", "dylib"}
+)
 
 
 class PySide:
@@ -267,7 +273,7 @@ class PySide:
         built = sorted(
             e
             for e in self.tree.children(directory)
-            if e.startswith(f"{part}.") and not e.endswith((".py", ".pyi"))
+            if e.startswith(f"{part}.") and e.rpartition(".")[2] in _NATIVE_SOURCES
         )
         if built:
             return f"{join(directory, built[0])} may build a compiled {part!r} module"
@@ -279,8 +285,14 @@ class PySide:
             text = self.tree.text(name)
             if text is not None and f"{part}.py" in text:
                 return f"{name} mentions {part}.py, which the build may write"
-        probes = [f"{base}.py", f"{base}/__init__.py", f"{base}.so"]
-        return self.run.ignore.doubt(probes, f"{base}.py")
+        generated = self.run.ignore.doubt([f"{base}.py", f"{base}/__init__.py"])
+        if generated is not None:
+            return generated
+        residue = self.run.ignore.doubt([f"{base}.so", f"{base}.pyd", f"{base}.pyc"])
+        if residue is None or not residue.startswith(".gitignore"):
+            return residue
+        evidence = builds_extensions(self.tree, directory)
+        return f"{residue}; {evidence}" if evidence else None
 
     def _extends_path(self, module: PyModule) -> str | None:
         for path in module.files:
