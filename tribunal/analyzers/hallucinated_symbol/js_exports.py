@@ -91,6 +91,8 @@ def _open_error(root: Node) -> str | None:
     call signature on its own line after a member without ``;`` in a type literal.
     """
     for error in js.error_nodes(root):
+        if _type_only_star(error):
+            continue
         top = error
         while top.parent is not None and top.parent != root:
             top = top.parent
@@ -107,6 +109,19 @@ def _open_error(root: Node) -> str | None:
             line = js.first_line(top)
             return f"a syntax error in its statement at line {line} may hide an export"
     return None
+
+
+def _type_only_star(error: Node) -> bool:
+    """``export type * from`` (TypeScript 5.0), whose ``type`` the grammar reads as an ERROR:
+    the statement is still a star re-export, of types only."""
+    parent = error.parent
+    return (
+        parent is not None
+        and parent.type == "export_statement"
+        and js.text(error) == "type"
+        and parent.child_by_field_name("source") is not None
+        and any(c.type in ("*", "namespace_export") for c in parent.children)
+    )
 
 
 def jsdoc_types(text: str) -> list[str] | None:

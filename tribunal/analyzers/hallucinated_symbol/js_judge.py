@@ -279,7 +279,7 @@ class ScriptSide:
             if target is None:
                 uncertain = uncertain or f"it re-exports everything of {star!r}"
                 continue
-            sub = self.exports(tree, target)
+            sub = self._with_twins(tree, target)  # ``./api.js`` is also ``./api.d.ts``
             names |= sub.names - {"default"}
             uncertain = uncertain or sub.uncertain
         return ExportSet(frozenset(names), own.stars, uncertain)

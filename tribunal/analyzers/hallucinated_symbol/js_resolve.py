@@ -3,10 +3,10 @@
 Relative specifiers, ``tsconfig`` ``paths`` and ``baseUrl``, ``package.json``
 ``imports`` (``#internal``) and in-repository workspace packages resolve to
 files of the tree: with the usual extensions, ``index.*`` files, ESM-style
-``.js`` specifiers that name ``.ts`` sources, ``moduleSuffixes`` and
-``rootDirs``. Anything else is a package, found (or not) in the user's
-``node_modules``. Non-code files (``./logo.svg``) resolve as files with their
-own extension.
+``.js`` specifiers that name ``.ts`` sources (and ``.ts`` ones their
+``.d.ts``), ``moduleSuffixes`` and ``rootDirs``. Anything else is a package,
+found (or not) in the user's ``node_modules``. Non-code files (``./logo.svg``)
+resolve as files with their own extension.
 """
 
 from __future__ import annotations
@@ -32,6 +32,12 @@ _ESM_TWINS = {
     ".jsx": (".tsx",),
     ".mjs": (".mts", ".d.mts"),
     ".cjs": (".cts", ".d.cts"),
+    # ``allowImportingTsExtensions`` sources, and the declarations built from them:
+    # TypeScript reads ``./types.ts`` in a published ``.d.ts`` as ``./types.d.ts``.
+    ".ts": (".d.ts",),
+    ".tsx": (".d.ts",),
+    ".mts": (".d.mts",),
+    ".cts": (".d.cts",),
 }
 _ENTRY_FIELDS = ("types", "typings", "module", "main")
 _URL_SCHEMES = ("http:", "https:", "data:", "file:", "jsr:", "npm:", "bun:", "virtual:")
