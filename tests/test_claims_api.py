@@ -89,16 +89,38 @@ def test_star_imports_are_followed_or_doubted() -> None:
     [
         "__all__ = [name for name in dir()]\n",
         "def __getattr__(name): ...\n",
-        "globals()['x'] = 1\n",
-        "globals().update(a=1)\n",
+        "globals()[name] = 1\n",
+        "globals().update(table)\n",
+        "globals().update(**kw)\n",
         "__all__ = ['a']\n__all__.remove('a')\n",
         "import sys\nsetattr(sys.modules[__name__], 'x', 1)\n",
-        "vars()['x'] = 1\n",
+        "vars()[key] = 1\n",
         "exec('x = 1')\n",
+        "def __getattr__(name):\n    return load(name)\n",
     ],
 )
 def test_dynamic_surfaces_are_doubted(text: str) -> None:
-    assert module_surface("m.py", reader({"m.py": text})).doubts
+    surface = module_surface("m.py", reader({"m.py": text}))
+    assert surface.doubts or surface.dynamic
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("globals()['x'] = 1\n", {"x"}),
+        ("globals().update(a=1, b=2)\n", {"a", "b"}),
+        ("vars()['x'] = 1\n", {"x"}),
+        ("globals().setdefault('y', 1)\n", {"y"}),
+        (
+            "def __getattr__(name):\n    if name == 'lazy':\n        return 1\n"
+            "    raise AttributeError(name)\n",
+            {"lazy"},
+        ),
+    ],
+)
+def test_names_the_code_bounds_are_surface_without_doubt(text: str, names: set[str]) -> None:
+    surface = module_surface("m.py", reader({"m.py": text}))
+    assert (surface.names, surface.doubts, surface.dynamic) == (names, [], [])
 
 
 def test_reading_globals_is_not_a_doubt() -> None:
@@ -114,7 +136,7 @@ DEFINED = PRIVATE + "foo = _foo\n"
     "head",
     [
         "import sys\n" + PRIVATE + "setattr(sys.modules[__name__], 'foo', _foo)\n",
-        PRIVATE + "vars()['foo'] = _foo\n",
+        PRIVATE + "vars()[NAME] = _foo\n",
     ],
     ids=["setattr-sys-modules", "vars"],
 )
@@ -406,3 +428,56 @@ def test_python_imports_that_are_not_surface(repo: GitRepo, added: str) -> None:
 def test_python_module_level_del_removes_a_name() -> None:
     text = "x = 1\ny = 2\ndel x\n"
     assert module_surface("m.py", reader({"m.py": text})).names == {"y"}
+
+
+LITERAL_GETATTR = (
+    "def __getattr__(name):\n    if name == '__version__':\n        return '1'\n"
+    "    raise AttributeError(name)\n\n\ndef get_user(): ...\n"
+)
+LAZY_GETATTR = "def __getattr__(name):\n    return _load(name)\n\n\ndef get_user(): ...\n"
+
+
+def test_a_new_function_beside_a_literal_getattr_is_contradicted(repo: GitRepo) -> None:
+    """Dynamic machinery makes names exist, never hides a static one; this base's is bounded."""
+    verdict_, finding = claim_verdict(
+        repo,
+        {"pkg/api.py": LITERAL_GETATTR},
+        {"pkg/api.py": LITERAL_GETATTR + "\n\ndef delete_user(): ...\n"},
+        CLAIM,
+    )
+    assert verdict_ is C
+    assert "+ delete_user (now in pkg/api.py)" in finding.detail
+
+
+def test_a_new_function_beside_an_open_base_getattr_is_unverified(repo: GitRepo) -> None:
+    """A lazy loader may already have served the name at base."""
+    verdict_, finding = claim_verdict(
+        repo,
+        {"pkg/api.py": LAZY_GETATTR},
+        {"pkg/api.py": LAZY_GETATTR + "\n\ndef delete_user(): ...\n"},
+        CLAIM,
+    )
+    assert verdict_ is U
+    assert "open to any name" in finding.detail
+
+
+def test_a_new_function_when_only_head_gains_an_open_getattr_is_contradicted(
+    repo: GitRepo,
+) -> None:
+    verdict_, _ = claim_verdict(
+        repo,
+        {"pkg/api.py": "def get_user(): ...\n"},
+        {"pkg/api.py": LAZY_GETATTR + "\n\ndef delete_user(): ...\n"},
+        CLAIM,
+    )
+    assert verdict_ is C
+
+
+def test_a_removed_function_behind_an_open_head_getattr_is_unverified(repo: GitRepo) -> None:
+    verdict_, _ = claim_verdict(
+        repo,
+        {"pkg/api.py": "def get_user(): ...\n\n\ndef delete_user(): ...\n"},
+        {"pkg/api.py": LAZY_GETATTR},
+        CLAIM,
+    )
+    assert verdict_ is U

@@ -28,7 +28,7 @@ GROWING = {
     "globals alias": "g = globals()\ng['x'] = 1\n",
     "globals handed out": "from ._fill import fill\nfill(globals())\n",
     "import_module self": "import importlib\nsetattr(importlib.import_module(__name__), 'x', 1)\n",
-    "frame globals": "import sys\nsys._getframe(0).f_globals['x'] = 1\n",
+    "frame globals": "import sys\nsys._getframe(0).f_globals[key] = 1\n",
 }
 
 
@@ -286,3 +286,97 @@ def test_a_script_and_its_declaration_file_are_one_module(
     assert [(f.verdict.name, f.title) for f in found] == [
         (C, f"'{specifier}' has no export named 'nope'")
     ]
+
+
+# -- Python: run-time names the code bounds ------------------------------------------------
+
+BOUNDED = {
+    "literal getattr": src("""
+        def __getattr__(name):
+            if name == "__version__":
+                return "1.0"
+            raise AttributeError(name)
+    """),
+    "getattr over a literal dict": src("""
+        _LAZY = {"Client": ".client", "Session": ".session"}
+        def __getattr__(name):
+            if name in _LAZY:
+                import importlib
+                return importlib.import_module(_LAZY[name], __name__)
+            raise AttributeError(f"no {name}")
+    """),
+    "getattr try over a literal dict": src("""
+        _LAZY = {"Client": 1}
+        def __getattr__(name):
+            try:
+                value = _LAZY[name]
+            except KeyError:
+                raise AttributeError(name) from None
+            return value
+    """),
+    "getattr elif chain": src("""
+        def __getattr__(name):
+            if name == "a" or name == "b":
+                return 1
+            elif name in ("c", "d"):
+                return 2
+            else:
+                raise AttributeError(name)
+    """),
+    "literal globals writes": "globals()['A'] = 1\nglobals().update(B=2, C=3)\n",
+    "literal frame writes": "import sys\nsys._getframe(0).f_globals['A'] = 1\n",
+}
+
+
+@pytest.mark.parametrize("body", BOUNDED.values(), ids=BOUNDED.keys())
+def test_run_time_names_the_code_bounds_leave_a_missing_name_certain(
+    repo: GitRepo, body: str
+) -> None:
+    base = {"pkg/__init__.py": "", "pkg/m.py": body, "a.py": ""}
+    assert outcome(repo, base, {"a.py": "from pkg.m import Missing\n"}) == [C]
+
+
+@pytest.mark.parametrize(
+    ("body", "name"),
+    [
+        (BOUNDED["literal getattr"], "__version__"),
+        (BOUNDED["getattr over a literal dict"], "Session"),
+        (BOUNDED["getattr try over a literal dict"], "Client"),
+        (BOUNDED["getattr elif chain"], "d"),
+        (BOUNDED["literal globals writes"], "C"),
+        (BOUNDED["literal frame writes"], "A"),
+    ],
+)
+def test_names_a_bounded_getattr_or_write_adds_are_defined(
+    repo: GitRepo, body: str, name: str
+) -> None:
+    base = {"pkg/__init__.py": "", "pkg/m.py": body, "a.py": ""}
+    assert outcome(repo, base, {"a.py": f"from pkg.m import {name}\n"}) == []
+
+
+OPEN = {
+    "lazy loader": "def __getattr__(name):\n    return _load(name)\n",
+    "prefix test": src("""
+        def __getattr__(name):
+            if name.startswith("get_"):
+                return 1
+            raise AttributeError(name)
+    """),
+    "falls off the end": "def __getattr__(name):\n    if name == 'a':\n        return 1\n",
+    "mutated table": src("""
+        _LAZY = {"a": 1}
+        _LAZY.update(extra())
+        def __getattr__(name):
+            if name in _LAZY:
+                return _LAZY[name]
+            raise AttributeError(name)
+    """),
+    "assigned": "import lazy_loader\n__getattr__, __dir__, _ = lazy_loader.attach(__name__)\n",
+    "computed globals key": "for k in KEYS:\n    globals()[k] = 1\n",
+}
+
+
+@pytest.mark.parametrize("body", OPEN.values(), ids=OPEN.keys())
+def test_an_open_getattr_or_write_keeps_the_doubt(repo: GitRepo, body: str) -> None:
+    base = {"pkg/__init__.py": "", "pkg/m.py": body, "a.py": ""}
+    assert outcome(repo, base, {"a.py": "from pkg.m import Missing\n"}) == [U]

@@ -579,7 +579,8 @@ def test_a_bare_diff_without_the_tree_proves_nothing(repo: GitRepo, tmp_path: Pa
 
 def test_module_names_reports_why_it_is_uncertain() -> None:
     assert module_names("import sys\nsetattr(sys.modules[__name__], 'x', 1)\n").uncertain
-    assert module_names("def f():\n    globals().update(a=1)\n").uncertain
+    assert module_names("def f():\n    globals().update(kw)\n").uncertain
+    assert module_names("def f():\n    globals().update(a=1)\n").uncertain is None
     assert module_names("def f():\n    exec('x')\n").uncertain is None
     assert module_names("__getattr__, __dir__ = attach(__name__)\n").uncertain
 

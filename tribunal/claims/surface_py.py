@@ -8,9 +8,11 @@ surface, and neither are ``__future__`` imports or what only an ``if
 TYPE_CHECKING:`` block binds (it never runs); a module-level ``del`` removes
 a name. Anything that makes the surface dynamic (a computed ``__all__``, an
 unresolvable star import, and whatever ``names_of_tree`` of hallucinated-symbol
-finds uncertain: a module ``__getattr__``, ``globals()`` / ``vars()`` written,
-``exec``, ``setattr`` on ``sys.modules[__name__]``, ``f_globals``) is recorded
-as a doubt, because a name may hide behind it.
+finds uncertain: a module ``__getattr__`` open to any name, ``globals()`` /
+``vars()`` written under computed keys, ``exec``, ``setattr`` on
+``sys.modules[__name__]``, ``f_globals``) is recorded in ``dynamic``: a name
+may hide behind it. Names the code bounds (a ``__getattr__`` answering literal
+names, literal-key namespace writes) are surface like static ones.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ class Surface:
     names: set[str] = field(default_factory=set)
     imported: set[str] = field(default_factory=set)
     doubts: list[str] = field(default_factory=list)
+    #: Run-time machinery that may add names the code does not bound (an open ``__getattr__``):
+    #: it can make a name exist, never hide a static one.
+    dynamic: list[str] = field(default_factory=list)
 
 
 def module_surface(path: str, read: Reader, _seen: frozenset[str] = frozenset()) -> Surface:
@@ -46,10 +51,13 @@ def module_surface(path: str, read: Reader, _seen: frozenset[str] = frozenset())
     tree = python_tree(source)
     if tree is None:
         return Surface(doubts=[f"{path}: does not parse"])
-    surface = _Walker(path, read, _seen | {path}).surface(tree)
-    dynamic = names_of_tree(tree, source.text).uncertain
-    if dynamic is not None:
-        surface.doubts.append(f"{path}: may gain names at run time: {dynamic}")
+    walker = _Walker(path, read, _seen | {path})
+    surface = walker.surface(tree)
+    names = names_of_tree(tree, source.text)
+    if walker.dunder_all is None:
+        surface.names |= {n for n in names.runtime_names if _public(n)}
+    if names.uncertain is not None:
+        surface.dynamic.append(f"{path}: may gain names at run time: {names.uncertain}")
     return surface
 
 
@@ -157,6 +165,7 @@ class _Walker:
         inner = module_surface(target, self.read, self.seen)
         self.out.names |= inner.names
         self.out.doubts += inner.doubts
+        self.out.dynamic += inner.dynamic
 
 
 def resolve_module(path: str, level: int, module: str | None, read: Reader) -> str | None:

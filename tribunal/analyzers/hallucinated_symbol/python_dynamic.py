@@ -4,15 +4,77 @@
 other code, the module's own object reached through ``sys.modules[__name__]``
 or ``import_module(__name__)`` (anything may then be set on it), a module
 replaced in ``sys.modules``, and a frame's ``f_globals``. Reading
-``globals()`` (``.get``, ``in``, ``[name]``) adds nothing and is not a doubt.
+``globals()`` or ``f_globals`` (``.get``, ``in``, ``[name]``) adds nothing and
+is not a doubt; writing them under literal keys (``globals()["x"] = ...``,
+``.update(x=...)``, ``.update({"x": ...})``, ``.setdefault("x", ...)``) adds
+exactly those names (``bounded_writes``).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 #: What may be done with ``globals()`` without adding names to the module.
 _READ_ONLY = frozenset({"get", "keys", "items", "values", "copy", "__contains__", "__getitem__"})
+
+
+def bounded_writes(node: ast.AST, parents: Mapping[int, ast.AST], top: bool) -> list[str] | None:
+    """The names ``node`` adds when it is a namespace use the code bounds: a read (none), or a
+    write under literal keys; None when it is no such use (``dynamic_reason`` decides)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+        if _is_namespace(node.value, top):
+            key = _literal_key(node.slice)
+            return [key] if key is not None else None
+        return None
+    if not (isinstance(node, ast.expr) and _is_namespace(node, top)):
+        return None
+    parent = parents.get(id(node))
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        bounded = isinstance(parent.ctx, ast.Load) or _literal_key(parent.slice) is not None
+        return [] if bounded else None  # a literal write's name comes with its Subscript
+    if isinstance(parent, ast.Compare) and node in parent.comparators:
+        return []
+    if isinstance(parent, ast.Attribute) and parent.attr in _READ_ONLY:
+        return []
+    call = parents.get(id(parent)) if isinstance(parent, ast.Attribute) else None
+    if isinstance(call, ast.Call) and call.func is parent:
+        assert isinstance(parent, ast.Attribute)
+        return _literal_call_keys(parent.attr, call)
+    return None
+
+
+def _is_namespace(node: ast.expr, top: bool) -> bool:
+    """``globals()`` (``locals()`` / ``vars()`` at module level) or a frame's ``f_globals``."""
+    if isinstance(node, ast.Attribute) and node.attr == "f_globals":
+        return True
+    return _is_namespace_call(node, top)
+
+
+def _literal_call_keys(method: str, call: ast.Call) -> list[str] | None:
+    if method == "setdefault" and call.args:
+        key = _literal_key(call.args[0])
+        return [key] if key is not None else None
+    if method != "update" or len(call.args) > 1:
+        return None
+    keys = [k.arg for k in call.keywords]
+    if any(k is None for k in keys):
+        return None  # ``update(**other)``
+    out = [k for k in keys if k is not None]
+    if call.args:
+        mapping = call.args[0]
+        if not isinstance(mapping, ast.Dict):
+            return None
+        for key_node in mapping.keys:
+            key = _literal_key(key_node) if key_node is not None else None
+            if key is None:
+                return None
+            out.append(key)
+    return out
+
+
+def _literal_key(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def dynamic_reason(node: ast.AST, parent: ast.AST | None, top: bool) -> str | None:

@@ -8,7 +8,8 @@ enumerate (module ``__getattr__``, ``globals()`` written, aliased or handed to
 other code, ``exec``, its own module object reached through
 ``sys.modules[__name__]`` or ``import_module(__name__)``, a frame's
 ``f_globals``) is marked uncertain; star imports are returned for the resolver
-to follow.
+to follow. A ``__getattr__`` that answers only literal names, and writes to
+the namespace under literal keys, add those names instead of a doubt.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import ast
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from tribunal.analyzers.hallucinated_symbol.python_dynamic import dynamic_reason
+from tribunal.analyzers.hallucinated_symbol.python_dynamic import bounded_writes, dynamic_reason
+from tribunal.analyzers.hallucinated_symbol.python_getattr import getattr_names
 from tribunal.lang.trees import python_tree
 
 if TYPE_CHECKING:
@@ -59,6 +61,9 @@ class ModuleNames(NamedTuple):
     exported: frozenset[str] | None = None
     all_dynamic: bool = False
     uncertain: str | None = None
+    #: Names added at run time in ways the code bounds: a module ``__getattr__`` that answers
+    #: only literal names (``python_getattr``), namespace writes under literal keys.
+    runtime_names: frozenset[str] = frozenset()
 
     def star_exports(self) -> frozenset[str] | None:
         """What ``from this import *`` binds (before its own stars); None if unknown."""
@@ -97,11 +102,22 @@ def names_of_tree(tree: ast.Module | None, text: str) -> ModuleNames:
     listed = collector.listed
     names = collector.names | (listed or set())
     uncertain = collector.uncertain
-    if uncertain is None and "__getattr__" in names:
-        uncertain = "it defines a module-level __getattr__"
+    runtime = set(collector.written)
+    if "__getattr__" in names:
+        answered = getattr_names(tree)
+        if answered is None:
+            uncertain = uncertain or "it defines a module-level __getattr__ open to any name"
+        runtime |= answered or set()
     dynamic = collector.all_dynamic or (listed is None and "__all__" in names)
     exported = frozenset(listed) if listed is not None else None
-    return ModuleNames(frozenset(names), tuple(collector.stars), exported, dynamic, uncertain)
+    return ModuleNames(
+        frozenset(names | runtime),
+        tuple(collector.stars),
+        exported,
+        dynamic,
+        uncertain,
+        frozenset(runtime),
+    )
 
 
 class _Collector:
@@ -111,6 +127,7 @@ class _Collector:
         self.listed: set[str] | None = None
         self.all_dynamic = False
         self.uncertain: str | None = None
+        self.written: set[str] = set()
 
     def block(self, body: list[ast.stmt]) -> None:
         for stmt in body:
@@ -219,6 +236,10 @@ class _Collector:
         for node in ast.walk(tree):
             if isinstance(node, ast.Global):
                 self.names.update(node.names)
+            written = bounded_writes(node, parents, id(node) in top)
+            if written is not None:
+                self.written.update(written)
+                continue
             reason = dynamic_reason(node, parents.get(id(node)), id(node) in top)
             if reason is not None and self.uncertain is None:
                 self.uncertain = reason

@@ -137,6 +137,7 @@ class Resolver:
 
     def _collect(self, module: PyModule) -> Names:
         names: set[str] = set(IMPLICIT)
+        starred: set[str] = set()  # an own ``__getattr__`` is judged by ``names_of_tree``
         uncertain: str | None = None
         for path in module.files:
             found = self.file_names(path)
@@ -146,7 +147,8 @@ class Resolver:
                 exported, why = self._star(path, star)
                 names |= exported
                 uncertain = uncertain or why
-        if uncertain is None and "__getattr__" in names:
+                starred |= exported
+        if uncertain is None and "__getattr__" in starred:
             uncertain = "a module-level __getattr__ reaches it through a star import"
         return Names(frozenset(names), uncertain)
 

@@ -6,8 +6,12 @@ union, not a per-module comparison, so a pure move (``git mv``, or a function
 moved between changed modules while an ``__init__`` or index keeps exporting
 it) is not a change. CONTRADICTED needs a name that provably appeared or
 disappeared; a surface that cannot be enumerated (a computed ``__all__``, an
-``export *`` that does not resolve, CommonJS) can hide names, so any doubt
-makes the verdict UNVERIFIED.
+``export *`` that does not resolve, CommonJS) can hide names, so any such
+doubt makes the verdict UNVERIFIED. Run-time machinery open to any name (a
+lazy-loading ``__getattr__``) can only make a name exist, never hide a static
+one: a name added statically is certain unless the base side has such
+machinery (it may have served the name already), a name removed is certain
+unless the head side has it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ class _Union:
     where: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     imported: set[str] = field(default_factory=set)
     doubts: list[str] = field(default_factory=list)
+    dynamic: list[str] = field(default_factory=list)
 
     @property
     def names(self) -> set[str]:
@@ -70,6 +75,7 @@ def _collect(into: _Union, kind: str, path: str, read: _Reader) -> None:
         into.where[name].add(path)
     into.imported |= surface.imported
     into.doubts += surface.doubts
+    into.dynamic += surface.dynamic
 
 
 def _compare(kind: str, base: _Union, head: _Union, count: int) -> Judgement:
@@ -86,15 +92,17 @@ def _compare(kind: str, base: _Union, head: _Union, count: int) -> Judgement:
         lines = [*lines[:_SHOWN], f"... and {len(lines) - _SHOWN} more"]
     evidence = "\n".join(lines)
     doubts = sorted(set(base.doubts + head.doubts))
-    if hard and not doubts:
+    certain = (hard & added and not base.dynamic) or (hard & removed and not head.dynamic)
+    if certain and not doubts:
         title = f"public surface of the changed {what} changed ({_count(removed, added)})"
         return Judgement(Verdict.CONTRADICTED, title, evidence)
-    if removed or added or doubts:
+    if removed or added or doubts or base.dynamic or head.dynamic:
         notes = [f"still bound by an import: {', '.join(sorted(soft))}"] if soft else []
         if private:
             listed = ", ".join(sorted(private))
             notes.append(f"only in private modules (public only if re-exported): {listed}")
-        detail = "\n".join(([evidence] if evidence else []) + notes + doubts)
+        dynamic = sorted(set(base.dynamic + head.dynamic))
+        detail = "\n".join(([evidence] if evidence else []) + notes + doubts + dynamic)
         title = f"public surface of the changed {what} may have changed"
         return Judgement(Verdict.UNVERIFIED, title, detail)
     return Judgement(
