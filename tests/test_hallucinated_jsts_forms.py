@@ -273,3 +273,35 @@ def test_a_missing_name_next_to_a_type_literal_the_grammar_rejects(repo: GitRepo
     found = judged(repo, base, {"src/app.ts": "import { createStroe } from './store';\n"})
     assert summary(found) == [(C, 1, "'./store' has no export named 'createStroe'")]
     assert "Did you mean 'createStore'?" in found[0].detail
+
+
+# -- published packages: found by the sweep of npm packages ------------------------------
+
+
+def test_a_ts_specifier_in_a_declaration_file_names_its_declaration(repo: GitRepo) -> None:
+    """date-fns ships ``add.d.ts`` with ``import type { DateArg } from './types.ts'``."""
+    base = {"types.d.ts": "export type DateArg = Date;\n", "add.d.ts": ""}
+    head = {"add.d.ts": "import type { DateArg } from './types.ts';\nexport {};\n"}
+    assert judged(repo, base, head) == []
+
+
+def test_a_star_chain_reads_a_script_with_its_declaration_twin(repo: GitRepo) -> None:
+    """zod: ``index.d.ts`` has ``export * from './api.js'``; the types are in ``api.d.ts``."""
+    base = {
+        "core/index.d.ts": "export * from './api.js';\n",
+        "core/api.js": "export function run() {}\n",
+        "core/api.d.ts": "export interface Ctx {}\nexport declare function run(): void;\n",
+        "classic/checks.d.ts": "",
+    }
+    head = {"classic/checks.d.ts": "export { type Ctx as C, run } from '../core/index.js';\n"}
+    assert judged(repo, base, head) == []
+
+
+def test_export_type_star_is_a_star_reexport_not_a_parse_error(repo: GitRepo) -> None:
+    base = {
+        "types.ts": "export type * from './more';\nexport type A = 1;\n",
+        "more.ts": "export type B = 2;\n",
+        "app.ts": "",
+    }
+    found = judged(repo, base, {"app.ts": "import type { A, B, Gone } from './types';\n"})
+    assert summary(found) == [(C, 1, "'./types' has no export named 'Gone'")]
