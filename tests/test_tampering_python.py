@@ -348,6 +348,9 @@ def _swallow(body: str) -> str:
         "except AssertionError as e:\n        print(e)",
         "except (ValueError, AssertionError):\n        ...",
         "except BaseException:\n        return",
+        "except AssertionError:\n        pytest.skip('flaky')",
+        "except Exception as e:\n        print(e)\n        pytest.xfail(str(e))",
+        "except:\n        pytest.skip(reason='unstable')",
     ],
 )
 def test_an_assertion_in_a_try_whose_handler_discards_it(repo: GitRepo, handler: str) -> None:
@@ -407,6 +410,22 @@ def test_an_assertion_in_a_try_whose_handler_discards_it(repo: GitRepo, handler:
             "CONTRADICTED",
         ),
         ("    with contextlib.suppress(KeyError):\n        assert add(1, 2) == 3\n", None),
+        # a skip on a failure that is not the assertion's, or a handler that also checks
+        (
+            "    try:\n        assert add(1, 2) == 3\n    except ImportError:\n"
+            "        pytest.skip('no app')\n",
+            None,
+        ),
+        (
+            "    try:\n        assert add(1, 2) == 3\n    except AssertionError:\n"
+            "        if strict():\n            raise\n        pytest.skip('flaky')\n",
+            None,
+        ),
+        (
+            "    try:\n        assert add(1, 2) == 3\n    except AssertionError:\n"
+            "        cleanup()\n        pytest.skip('flaky')\n",
+            "UNVERIFIED",
+        ),
         # an assertion in a nested function is not run by the try
         (
             "    try:\n        def later():\n            assert add(1, 2) == 3\n"
@@ -542,3 +561,34 @@ def test_a_remaining_call_that_may_check_keeps_it_unverified(repo: GitRepo) -> N
     found = tampering(repo, {T: base}, {T: head})
     assert worst(found) == "UNVERIFIED"
     assert "check.equal(...)" in found[0].detail
+
+
+def test_a_unittest_assertion_whose_handler_only_skips_is_swallowed(repo: GitRepo) -> None:
+    base = src("""
+        import unittest
+
+
+        class TestAdd(unittest.TestCase):
+            def test_add(self):
+                self.assertEqual(1 + 2, 3)
+    """)
+    head = src("""
+        import unittest
+
+
+        class TestAdd(unittest.TestCase):
+            def test_add(self):
+                try:
+                    self.assertEqual(1 + 2, 3)
+                except AssertionError:
+                    self.skipTest("flaky")
+    """)
+    found = [f for f in tampering(repo, {T: base}, {T: head}) if "caught" in f.title]
+    assert [(f.verdict.name, f.line) for f in found] == [("CONTRADICTED", 7)]
+    assert "can only skip the test" in found[0].detail
+
+
+def test_a_skip_handler_already_in_base_is_not_reported_again(repo: GitRepo) -> None:
+    body = "    try:\n        assert add(1, 2) == 3\n    except AssertionError:\n        pytest.skip('x')\n"
+    found = tampering(repo, {T: _swallow(body)}, {T: _swallow(body) + "\n# touched\n"})
+    assert [f for f in found if "caught" in f.title] == []

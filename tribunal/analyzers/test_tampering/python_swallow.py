@@ -5,7 +5,9 @@ certainly catches its failure (bare ``except``, ``BaseException``,
 ``Exception``, ``AssertionError``; pytest's own failures only by the first
 two) and whose body certainly neither re-raises nor records the failure;
 when the ``finally`` block returns (which discards any exception); or when
-``contextlib.suppress`` discards it. A handler that may record the failure
+``contextlib.suppress`` discards it; or when the handler can only skip the
+test or mark it as expected to fail (``pytest.skip``, ``pytest.xfail``,
+``self.skipTest``). A handler that may record the failure
 for a later check, or a ``try`` whose ``else`` fails the test, is only
 "caught" (UNVERIFIED); a class Tribunal cannot resolve is not judged.
 """
@@ -29,6 +31,7 @@ _BUILTIN_EXCEPTIONS = frozenset(
 #: Exception classes that catch an ``AssertionError`` / pytest's ``Failed`` (a BaseException).
 _CATCH_ASSERTION = frozenset({"BaseException", "Exception", "AssertionError"})
 _CATCH_PYTEST = frozenset({"BaseException"})
+_SKIPS = frozenset({"pytest.skip", "pytest.xfail"})
 _LOGGERS = frozenset({"logging", "logger", "log", "LOGGER", "LOG", "_log", "_logger"})
 
 
@@ -162,6 +165,9 @@ def _try_fate(
             return True, (handler.lineno, text, False, why)
         if effect == "swallow":
             return True, (handler.lineno, text, True, "its handler neither re-raises nor fails")
+        if effect == "skip":
+            why = "its handler can only skip the test or mark it as expected to fail"
+            return True, (handler.lineno, text, True, why)
         if effect == "unknown":
             why = "its handler runs code that may or may not fail the test"
             return True, (handler.lineno, text, False, why)
@@ -196,12 +202,26 @@ def _catches(expr: ast.expr | None, family: str, index: ModuleIndex) -> str:
 
 
 def _handler_effect(handler: ast.ExceptHandler, index: ModuleIndex) -> str:
-    """``reraise`` (raises or asserts), ``swallow`` (certainly neither) or ``unknown``."""
+    """``reraise`` (raises or asserts), ``swallow`` (certainly neither), ``skip`` (only skips
+    or xfails: the failure becomes a skip, never a failure) or ``unknown``."""
     if _fails(handler.body, index):
         return "reraise"
     if all(_harmless(stmt) for stmt in handler.body):
         return "swallow"
+    skips = [stmt for stmt in handler.body if _skips(stmt, index)]
+    if skips and all(_harmless(stmt) or stmt in skips for stmt in handler.body):
+        return "skip"
     return "unknown"
+
+
+def _skips(stmt: ast.stmt, index: ModuleIndex) -> bool:
+    """``pytest.skip(...)``, ``pytest.xfail(...)`` or ``self.skipTest(...)`` as a statement."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    if isinstance(func, ast.Attribute) and dotted(func.value) == "self":
+        return func.attr == "skipTest"
+    return index.qualify(func) in _SKIPS
 
 
 def _fails(body: list[ast.stmt], index: ModuleIndex) -> bool:
