@@ -589,6 +589,9 @@ def test_a_unittest_assertion_whose_handler_only_skips_is_swallowed(repo: GitRep
 
 
 def test_a_skip_handler_already_in_base_is_not_reported_again(repo: GitRepo) -> None:
-    body = "    try:\n        assert add(1, 2) == 3\n    except AssertionError:\n        pytest.skip('x')\n"
+    body = (
+        "    try:\n        assert add(1, 2) == 3\n    except AssertionError:\n"
+        "        pytest.skip('x')\n"
+    )
     found = tampering(repo, {T: _swallow(body)}, {T: _swallow(body) + "\n# touched\n"})
     assert [f for f in found if "caught" in f.title] == []
