@@ -454,7 +454,7 @@ EXPECTED = {
     "test_conditional_helper": U,
     "TestRebound.test_rebound_helper": U,
     "TestPlain.test_method_empty": C,
-    "TestPlain.test_method_helper": P,
+    "TestPlain.test_method_helper": C,  # verify(3) asserts a literal: it can never fail
     "TestPlain.test_method_noop_helper": C,
     "TestPlain.test_static_empty": C,
     "TestPlain.TestNested.test_nested_class_empty": C,
@@ -919,3 +919,106 @@ def test_literal_evaluation_that_is_unknown(expression: str) -> None:
 )
 def test_misspelled_mock_assertions(name: str, meant: str | None) -> None:
     assert misspelled_mock_assert(name) == meant
+
+
+# -- literal helpers with arguments, and async tests under an event-loop mark -------------
+
+
+def _aft(repo: GitRepo, files: dict[str, str], head: dict[str, str]) -> list[tuple[str, int]]:
+    found = run_range(repo, files, head, "assertion-free-test")
+    return [(f.verdict.name, f.line) for f in found]
+
+
+LITERAL_HELPERS = """
+def make_order(qty, price=10):
+    return {"qty": qty, "price": price, "total": qty * price}
+
+
+def wrap(order, *, currency="EUR"):
+    return [order, currency]
+
+
+def test_order():
+    order = make_order(3, price=5)
+    payload = wrap(order, currency="USD")
+    wrap(make_order(1))
+"""
+
+
+def test_a_test_calling_only_literal_helpers_with_arguments_can_never_fail(repo: GitRepo) -> None:
+    assert _aft(repo, {}, {"tests/test_x.py": LITERAL_HELPERS}) == [("CONTRADICTED", 10)]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "make_order()",  # a required argument missing: TypeError
+        "make_order(1, 2, 3)",  # one too many
+        "make_order(1, colour=2)",  # an unknown keyword
+        "make_order('a', price=None)",  # 'a' * None raises
+        "make_order(compute())",  # the argument comes from code under test
+        "make_order(*args)",
+    ],
+)
+def test_a_helper_call_that_may_raise_is_not_contradicted(repo: GitRepo, call: str) -> None:
+    body = LITERAL_HELPERS.replace("    wrap(make_order(1))\n", f"    {call}\n")
+    assert _aft(repo, {}, {"tests/test_x.py": body}) == [("UNVERIFIED", 10)]
+
+
+ASYNC_EMPTY = "import pytest\n\n\n{mark}\nasync def test_fetch():\n    pass\n"
+
+
+@pytest.mark.parametrize(
+    "mark",
+    ["@pytest.mark.asyncio", "@pytest.mark.anyio", "@pytest.mark.asyncio(loop_scope='module')"],
+)
+def test_an_empty_async_test_under_only_an_event_loop_mark_can_never_fail(
+    repo: GitRepo, mark: str
+) -> None:
+    head = {"tests/test_x.py": ASYNC_EMPTY.format(mark=mark)}
+    assert _aft(repo, {}, head) == [("CONTRADICTED", 5)]
+
+
+def test_a_module_pytestmark_event_loop_counts_too(repo: GitRepo) -> None:
+    text = (
+        "import pytest\n\npytestmark = pytest.mark.anyio\n\n\nasync def test_fetch():\n    pass\n"
+    )
+    assert _aft(repo, {}, {"tests/test_x.py": text}) == [("CONTRADICTED", 6)]
+
+
+@pytest.mark.parametrize(
+    ("where", "fixture"),
+    [
+        ("tests/conftest.py", "anyio_backend"),
+        ("conftest.py", "event_loop"),
+        ("tests/conftest.py", "event_loop_policy"),
+        ("tests/test_x.py", "event_loop"),
+    ],
+)
+def test_an_overridden_loop_fixture_keeps_it_unverified(
+    repo: GitRepo, where: str, fixture: str
+) -> None:
+    fixture_code = f"\n\n@pytest.fixture\ndef {fixture}():\n    return 'asyncio'\n"
+    test = ASYNC_EMPTY.format(mark="@pytest.mark.anyio")
+    if where == "tests/test_x.py":
+        head = {where: test + fixture_code}
+        base: dict[str, str] = {}
+    else:
+        head = {"tests/test_x.py": test}
+        base = {where: "import pytest" + fixture_code}
+    found = _aft(repo, base, head)
+    assert found == [("UNVERIFIED", 5)]
+
+
+@pytest.mark.parametrize(
+    "mark",
+    ["@pytest.mark.asyncio\n@pytest.mark.django_db", "@pytest.mark.trio", "@some_plugin.run"],
+)
+def test_async_tests_with_other_setup_stay_unverified(repo: GitRepo, mark: str) -> None:
+    head = {"tests/test_x.py": ASYNC_EMPTY.format(mark=mark)}
+    assert [v for v, _ in _aft(repo, {}, head)] == ["UNVERIFIED"]
+
+
+def test_a_sync_test_under_an_event_loop_mark_is_not_contradicted_by_it(repo: GitRepo) -> None:
+    text = "import pytest\n\n\n@pytest.mark.asyncio\ndef test_fetch():\n    pass\n"
+    assert _aft(repo, {}, {"tests/test_x.py": text}) == [("UNVERIFIED", 5)]

@@ -39,6 +39,7 @@ _NAMING: PerChange[str, PytestNaming] = PerChange()
 _CONFTEST: PerChange[str, tuple[str, ...]] = PerChange()
 _PLUGIN: PerChange[str, str] = PerChange()
 _MENTIONS: PerChange[str, tuple[str, ...] | None] = PerChange()
+_LOOPS: PerChange[str, tuple[str, ...]] = PerChange()
 
 
 def naming_for(change: Change, path: str) -> PytestNaming:
@@ -76,6 +77,8 @@ def judge_in_project(change: Change, path: str, test: PyTestCase, index: ModuleI
     judgement = judge_test(test, index)
     if judgement.verdict is Verdict.CONTRADICTED:
         outside = outside_setup(change, path, index)
+        if isinstance(test.node, ast.AsyncFunctionDef):
+            outside += loop_overrides(change, path, index)
         if not outside:
             outside = overridden_elsewhere(change, path, test, judgement.overridable)
         if outside:
@@ -119,6 +122,47 @@ def _files_naming(change: Change, word: str) -> tuple[str, ...] | None:
 
     found = grep_files(change, (word,), ("*.py",), whole_words=True)
     return None if found is None else tuple(found)
+
+
+#: Fixtures through which a project runs its own code around an async plugin's event loop.
+LOOP_FIXTURES = frozenset({"anyio_backend", "event_loop", "event_loop_policy"})
+
+
+def loop_overrides(change: Change, path: str, index: ModuleIndex) -> tuple[str, ...]:
+    """Why the event loop an async test runs in may run the project's code: the test module
+    or a ``conftest.py`` above it defines ``anyio_backend``, ``event_loop`` or
+    ``event_loop_policy`` (pytest-asyncio and anyio then set the loop up with it)."""
+    own = [n for n in LOOP_FIXTURES if index.functions.get(n)]
+    if own:
+        return (f"this module overrides the event loop fixture `{sorted(own)[0]}`",)
+    if not head_tree_known(change):
+        return (
+            "only a diff was given, so a conftest.py overriding the event loop could not be read",
+        )
+    reasons: list[str] = []
+    for directory in ancestor_dirs(posixpath.dirname(path)):
+        conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
+        reasons.extend(_LOOPS.get(change, conftest, _loop_reader(change, conftest)))
+    return tuple(reasons)
+
+
+def _loop_reader(change: Change, path: str) -> Callable[[], tuple[str, ...]]:
+    return lambda: _loop_fixtures(change, path)
+
+
+def _loop_fixtures(change: Change, path: str) -> tuple[str, ...]:
+    source = change.read_head(path)
+    if source is None:
+        return ()
+    tree = python_tree(source)
+    if tree is None:
+        return (f"`{path}` could not be parsed, so its event loop fixtures are unknown",)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in LOOP_FIXTURES:
+            return (
+                f"`{path}` overrides the event loop fixture `{node.name}` (line {node.lineno})",
+            )
+    return ()
 
 
 def conftest_setup(change: Change, path: str) -> tuple[str, ...]:

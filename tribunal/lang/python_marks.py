@@ -23,6 +23,7 @@ class Effect(enum.Enum):
     PARAMETRIZE = "parametrize"
     SETUP = "setup"  # runs code around the test (hypothesis, mock.patch, unknown)
     FIXTURE = "fixture"  # the function is a fixture, not a test
+    EVENT_LOOP = "event-loop"  # pytest-asyncio / anyio: only runs a coroutine in an event loop
     INERT = "inert"  # a label: changes nothing about whether the body can fail
 
 
@@ -41,8 +42,11 @@ _INERT_BUILTINS = frozenset(
 #: Marks of well-known plugins that set fixtures up around the test.
 _FIXTURE_MARKS = frozenset(
     {"django_db", "vcr", "default_cassette", "freeze_time", "time_machine", "httpx_mock"}
-    | {"celery", "anyio", "asyncio", "trio", "gen_test", "respx", "responses"}
+    | {"celery", "trio", "gen_test", "respx", "responses"}
 )
+#: Marks whose plugin only runs the (async) test in an event loop it makes: no setup code of
+#: the project runs, unless a conftest overrides the loop fixtures (``pytest_project``).
+EVENT_LOOP_MARKS = frozenset({"asyncio", "anyio"})
 _PATCHERS = frozenset({"patch", "patch.object", "patch.dict", "patch.multiple"})
 
 
@@ -107,6 +111,8 @@ def _pytest_mark(mark: str, call: ast.Call | None, text: str) -> Mark:
         return _parametrize(call, text)
     if mark in _FIXTURE_MARKS:
         return Mark(Effect.SETUP, f"{text} (a plugin sets fixtures up for it)")
+    if mark in EVENT_LOOP_MARKS:
+        return Mark(Effect.EVENT_LOOP, text)
     return Mark(Effect.INERT, text)
 
 

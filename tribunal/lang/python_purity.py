@@ -3,7 +3,9 @@
 CONTRADICTED needs a syntactic certainty that nothing in the test can fail:
 every statement is a literal assignment, arithmetic or a comparison on
 literals (or on locals bound from them), an ``assert`` that is always true, or
-a call to a same-file helper that itself cannot fail. The walk stops at the
+a call to a same-file helper that itself cannot fail with the literal
+arguments it is given (its return value is then a literal too: a helper that
+builds a payload and returns it). The walk stops at the
 first statement it cannot prove harmless and reports it as the ``Blocker``:
 a call, an import, a loop, a ``with``, a subscript, anything it does not know.
 Methods followed through ``self`` are listed in ``Purity.methods``: a subclass
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import enum
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from tribunal.lang.python_consts import Raises, Unknown, augmented, evaluate
@@ -64,6 +67,7 @@ class _Frame:
         self.env = env
         self.funcs: dict[str, FuncDef] = {}
         self.locals = local_names
+        self.result: object = None  # what a ``return`` gave (None when it fell off the end)
 
 
 class _Walker:
@@ -76,8 +80,13 @@ class _Walker:
         self.methods: list[str] = []
 
     def body(self, fn: FuncDef, env: dict[str, object]) -> Outcome:
+        return self.run(fn, env)[1]
+
+    def run(self, fn: FuncDef, env: dict[str, object]) -> tuple[object, Outcome]:
+        """(the value it returns, the outcome) of walking ``fn`` with ``env`` bound."""
         frame = _Frame(fn, env, _locals_of(fn))
-        return self.block(fn.body, frame)
+        outcome = self.block(fn.body, frame)
+        return frame.result, outcome
 
     def block(self, stmts: list[ast.stmt], frame: _Frame) -> Outcome:
         for stmt in stmts:
@@ -99,7 +108,7 @@ class _Walker:
             return self.assertion(stmt, frame)
         if isinstance(stmt, ast.Return):
             if stmt.value is not None:
-                blocker = self.value(stmt.value, frame)[1]
+                frame.result, blocker = self.value(stmt.value, frame)
                 if blocker is not None:
                     return blocker
             return _Flow.RETURNED
@@ -113,6 +122,8 @@ class _Walker:
         return Blocker(stmt.lineno, describe_statement(stmt))
 
     def value(self, expr: ast.expr, frame: _Frame) -> tuple[object, Blocker | None]:
+        if isinstance(expr, ast.Call):
+            return self.call_value(expr, frame)
         try:
             return evaluate(expr, frame.env), None
         except Raises as exc:
@@ -180,29 +191,47 @@ class _Walker:
         return None
 
     def call(self, call: ast.Call, frame: _Frame) -> Outcome:
-        """A call is harmless only if it is a same-file helper that cannot fail."""
+        return self.call_value(call, frame)[1]
+
+    def call_value(self, call: ast.Call, frame: _Frame) -> tuple[object, Blocker | None]:
+        """A call is harmless only if it is a same-file helper that cannot fail with the
+        literal arguments it is given; its value is what the helper returns."""
         blocker = Blocker(call.lineno, f"calls `{short(call)}`")
-        if call.args or call.keywords:
-            return blocker
         found = self.resolve(call.func, frame)
-        if found is None:
-            return blocker
+        if found is None or len(self.stack) >= MAX_HELPER_DEPTH or found[0] in self.stack:
+            return None, blocker
         fn, method = found
-        env = _parameters(fn, method)
-        if env is None or len(self.stack) >= MAX_HELPER_DEPTH or fn in self.stack:
-            return blocker
+        args: list[object] = []
+        kwargs: dict[str, object] = {}
+        for arg in call.args:
+            if isinstance(arg, ast.Starred):
+                return None, blocker
+            value, problem = self.value(arg, frame)
+            if problem is not None:
+                return None, problem
+            args.append(value)
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                return None, blocker
+            value, problem = self.value(keyword.value, frame)
+            if problem is not None:
+                return None, problem
+            kwargs[keyword.arg] = value
+        env = _parameters(fn, method, args, kwargs)
+        if env is None:
+            return None, blocker
         self.stack.append(fn)
         try:
-            outcome = self.body(fn, env)
+            result, outcome = self.run(fn, env)
         finally:
             self.stack.pop()
         if isinstance(outcome, Blocker):
             text = f"calls `{short(call)}`, which {outcome.text} (line {outcome.line})"
-            return Blocker(call.lineno, text)
+            return None, Blocker(call.lineno, text)
         self.helpers.append(f"`{fn.name}` (line {fn.lineno})")
         if method:
             self.methods.append(fn.name)
-        return None
+        return result, None
 
     def resolve(self, func: ast.expr, frame: _Frame) -> tuple[FuncDef, bool] | None:
         if isinstance(func, ast.Name):
@@ -225,25 +254,44 @@ class _Walker:
         return None if method is None else (method, True)
 
 
-def _parameters(fn: FuncDef, method: bool) -> dict[str, object] | None:
-    """Locals a no-argument call binds; None when the call would not bind cleanly."""
+def _parameters(
+    fn: FuncDef, method: bool, args: Sequence[object], kwargs: Mapping[str, object]
+) -> dict[str, object] | None:
+    """Locals a call with these literal arguments binds; None when it would not bind cleanly
+    (a missing or extra argument raises TypeError: that call can fail)."""
     if fn.decorator_list or isinstance(fn, ast.AsyncFunctionDef):
         return None
-    args = fn.args
-    positional = [*args.posonlyargs, *args.args]
+    spec = fn.args
+    if spec.vararg or spec.kwarg:
+        return None
+    positional = [*spec.posonlyargs, *spec.args]
     if method:
         if not positional:
             return None
         positional = positional[1:]
-    defaults = list(args.defaults)
-    if len(defaults) < len(positional) or any(d is None for d in args.kw_defaults):
+    if len(args) > len(positional):
         return None
-    env: dict[str, object] = {}
-    pairs = [*zip(positional, defaults[-len(positional) :] if positional else [], strict=True)]
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
-    for arg, default in pairs:
+    names = [a.arg for a in positional]
+    count = min(len(spec.defaults), len(names))
+    tail = zip(
+        names[len(names) - count :], spec.defaults[len(spec.defaults) - count :], strict=True
+    )
+    defaults: dict[str, ast.expr] = dict(tail)
+    keyword_defaults = zip(spec.kwonlyargs, spec.kw_defaults, strict=True)
+    defaults |= {a.arg: d for a, d in keyword_defaults if d is not None}
+    named = {a.arg for a in positional[len(args) :]} - {a.arg for a in spec.posonlyargs}
+    named |= {a.arg for a in spec.kwonlyargs}
+    if not set(kwargs) <= named:
+        return None
+    env: dict[str, object] = dict(zip(names[: len(args)], args, strict=True))
+    env |= kwargs
+    for arg in [*positional, *spec.kwonlyargs]:
+        if arg.arg in env:
+            continue
+        if arg.arg not in defaults:
+            return None  # a required argument not given
         try:
-            value = evaluate(default, {})
+            value = evaluate(defaults[arg.arg], {})
         except (Unknown, Raises):
             continue
         if not isinstance(value, list | dict | set):

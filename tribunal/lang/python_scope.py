@@ -48,6 +48,7 @@ class ClassScope(NamedTuple):
     caveats: tuple[str, ...] = ()
     parametrized: tuple[str, ...] = ()
     runs_coroutines: bool = False  # an IsolatedAsyncioTestCase: async tests run natively
+    event_loop: tuple[str, ...] = ()  # ``asyncio`` / ``anyio`` marks that apply
 
 
 class FunctionMarks(NamedTuple):
@@ -64,6 +65,7 @@ class _Collected:
         self.setup = list(parent.setup) if parent else []
         self.caveats = list(parent.caveats) if parent else []
         self.parametrized = list(parent.parametrized) if parent else []
+        self.event_loop = list(parent.event_loop) if parent else []
 
     def add(self, mark: Mark, where: str) -> None:
         if mark.effect is Effect.SKIP:
@@ -78,6 +80,8 @@ class _Collected:
                 self.setup.append(f"{mark.text}{where} may feed it fixtures or marks")
         elif mark.effect in (Effect.SETUP, Effect.FIXTURE):
             self.setup.append(f"{mark.text}{where}")
+        elif mark.effect is Effect.EVENT_LOOP:
+            self.event_loop.append(f"{mark.text}{where}")
 
     def scope(
         self, classes: tuple[ast.ClassDef, ...] = (), unittest: bool = False, native: bool = False
@@ -90,6 +94,7 @@ class _Collected:
             setup=tuple(self.setup),
             caveats=tuple(self.caveats),
             parametrized=tuple(self.parametrized),
+            event_loop=tuple(self.event_loop),
         )
 
 
@@ -203,11 +208,14 @@ def function_marks(
             f"its positional-only parameter `{positional_only[0]}` is never passed, "
             "so calling it raises TypeError"
         )
-    if isinstance(node, ast.AsyncFunctionDef) and not scope.runs_coroutines:
+    loops = [*scope.event_loop, *found.event_loop]
+    if isinstance(node, ast.AsyncFunctionDef) and not scope.runs_coroutines and not loops:
         found.setup.append(
             "it is async: an async plugin runs it in an event loop it sets up "
             "(and recent pytest fails async tests no plugin handles)"
         )
+    elif loops and not isinstance(node, ast.AsyncFunctionDef):
+        found.setup.append(f"{loops[0]} (a plugin handles it)")
     covered = {*found.parametrized, *scope.parametrized}
     fixtures = [p for p in params if p not in covered]
     if fixtures and scope.unittest:
