@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.claims_support import claim_verdict
-from tests.engine_helpers import Files, change_between, src
+from tests.engine_helpers import Files, change_between, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.findings import Verdict
 from tribunal.lang.test_diff import TestDiff, diff_tests
@@ -249,11 +249,47 @@ def test_a_python_test_moved_into_another_file_is_not_removed(repo: GitRepo) -> 
     assert verdict(repo, base, head, REMOVED) is P
 
 
-def test_deleted_while_the_file_gained_a_test_is_unverified(repo: GitRepo) -> None:
+def test_deleted_while_the_file_gained_an_unrelated_test_is_contradicted(repo: GitRepo) -> None:
+    """A new test that shares neither name, body shape nor cases is no evidence of a rename."""
     head = PY_TESTS.replace("assert add(1, 2) == 3", "assert add(2, 1) == 3").replace(
         "def test_add", "def test_add_commutes"
     )
-    assert verdict(repo, {"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": head}, REMOVED) is U
+    found = verdict(repo, {"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": head}, REMOVED)
+    assert found is C
+
+
+@pytest.mark.parametrize(
+    ("new_test", "why"),
+    [
+        # renamed, with its local renamed: the same body up to renamed names
+        (
+            "def test_sum():\n    result = add(1, 2)\n    assert result == 3\n",
+            "same body up to renamed names",
+        ),
+        # merged into a parametrized test that holds its cases
+        (
+            "import pytest\n\n@pytest.mark.parametrize('a, b, c', [(1, 2, 3), (2, 2, 4)])\n"
+            "def test_adds(a, b, c):\n    assert add(a, b) == c\n",
+            "parametrized with every literal",
+        ),
+        # moved to another file under its name, with an edit
+        ("def test_add():\n    assert add(1, 2) == 3 and True\n", "moved with edits"),
+    ],
+    ids=["renamed-locals", "merged-into-table", "moved-and-edited"],
+)
+def test_an_added_test_that_may_be_the_deleted_one_keeps_it_unverified(
+    repo: GitRepo, new_test: str, why: str
+) -> None:
+    base_test = (
+        "from app import add\n\n\ndef test_add():\n    total = add(1, 2)\n    assert total == 3\n"
+    )
+    base = {"tests/test_add.py": base_test}
+    target = "tests/test_other.py" if "moved" in why else "tests/test_add.py"
+    head = {"tests/test_add.py": "from app import add\n"} if "moved" in why else {}
+    head[target] = "from app import add\n\n\n" + new_test
+    found = run_range(repo, base, head, "claim-reconciliation", claims=REMOVED)
+    assert [f.verdict for f in found] == [U]
+    assert why in found[0].detail
 
 
 def test_a_conditional_skip_is_unverified(repo: GitRepo) -> None:
@@ -361,3 +397,28 @@ def test_a_case_dropped_while_moving_to_a_pytestmark_is_contradicted(repo: GitRe
     verdict_, finding = claim_verdict(repo, base, {"tests/test_a.py": head}, REMOVED)
     assert verdict_ is C
     assert "runs 2 parametrized case(s), down from 3" in finding.detail
+
+
+def test_a_js_test_deleted_beside_an_unrelated_new_one_is_contradicted(repo: GitRepo) -> None:
+    base = {"src/a.test.ts": "test('parses', () => {\n  expect(parse('1')).toBe(1);\n});\n"}
+    head = {"src/a.test.ts": "test('renders', () => {\n  expect(render('x')).toBe('<x>');\n});\n"}
+    assert verdict(repo, base, head, REMOVED) is C
+
+
+def test_a_js_test_renamed_and_extended_is_unverified(repo: GitRepo) -> None:
+    body = "  expect(parse('1')).toBe(1);\n"
+    base = {"src/a.test.ts": f"test('parses', () => {{\n{body}}});\n"}
+    head = {
+        "src/a.test.ts": f"test('parses numbers', () => {{\n{body}"
+        "  expect(parse('2')).toBe(2);\n});\n"
+    }
+    assert verdict(repo, base, head, REMOVED) is U
+
+
+def test_a_js_table_holding_the_deleted_cases_is_unverified(repo: GitRepo) -> None:
+    base = {"src/a.test.ts": "test('one', () => {\n  expect(double(1)).toBe(2);\n});\n"}
+    head = {
+        "src/a.test.ts": "test.each([[1, 2], [2, 4]])('doubles %i', (n, e) => {\n"
+        "  expect(double(n)).toBe(e);\n});\n"
+    }
+    assert verdict(repo, base, head, REMOVED) is U

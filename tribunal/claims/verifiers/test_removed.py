@@ -4,11 +4,11 @@ CONTRADICTED when a base test is gone from head (and no head test carries its
 body under another name or file: that is a rename or a move), when a test
 that ran at base is skipped or xfailed at head, or when a literal
 ``parametrize`` list lost cases (fewer test items: ``param_cases``). UNVERIFIED when the evidence
-is not certain: the file that lost a test also gained one, or a test of the
-same name was added elsewhere (a rename or move with an edit looks exactly
-like that), a conditional ``skipif`` was added, a test file
-could not be read, or a deleted test file is in a language Tribunal does not
-read.
+is not certain: a test added anywhere may be the deleted one in another form
+(``test_kinship``: the same name, the same body up to renamed names, or a
+parametrized test holding its literals; a file gaining an unrelated test is no
+such evidence), a conditional ``skipif`` was added, a test file could not be
+read, or a deleted test file is in a language Tribunal does not read.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import looks_like_test
 from tribunal.findings import Verdict
 from tribunal.lang.test_diff import TestDiff, TestRecord, diff_tests
+from tribunal.lang.test_kinship import relation
 
 
 def verify(change: Change, claim: Claim) -> Judgement:
@@ -27,13 +28,9 @@ def verify(change: Change, claim: Claim) -> Judgement:
     tests = diff_tests(change)
     certain, doubtful = [], []
     for test in tests.removed:
-        namesake = _namesake(tests, test)
-        if tests.gained_tests(test.head_path):
-            doubtful.append(f"{test.label} is gone, but {test.head_path} gained tests (renamed?)")
-        elif namesake is not None:
-            doubtful.append(
-                f"{test.label} is gone, but {namesake.label} was added (moved with edits?)"
-            )
+        kin = _kin(tests, test)
+        if kin is not None:
+            doubtful.append(f"{test.label} is gone, but {kin}")
         elif test.head_path in tests.partial:
             doubtful.append(
                 f"{test.label} is not found in {test.head_path}, which has syntax "
@@ -56,19 +53,13 @@ def verify(change: Change, claim: Claim) -> Judgement:
     )
 
 
-def _namesake(tests: TestDiff, gone: TestRecord) -> TestRecord | None:
-    """An added test elsewhere with the same name: the same test, moved and edited."""
+def _kin(tests: TestDiff, gone: TestRecord) -> str | None:
+    """An added test that may be ``gone`` in another form (``test_kinship``), described."""
     for test in tests.added:
-        if _short(test) == _short(gone):
-            return test
+        how = relation(gone, test)
+        if how is not None:
+            return f"{test.label} {how}"
     return None
-
-
-def _short(test: TestRecord) -> str:
-    """The test's own name without class or suite (``TestA.test_x`` -> ``test_x``)."""
-    if test.language == "python":
-        return test.name.rpartition(".")[2]
-    return test.name.rpartition(" > ")[2]
 
 
 def _fewer_cases(tests: TestDiff) -> list[str]:
