@@ -305,3 +305,18 @@ def test_export_type_star_is_a_star_reexport_not_a_parse_error(repo: GitRepo) ->
     }
     found = judged(repo, base, {"app.ts": "import type { A, B, Gone } from './types';\n"})
     assert summary(found) == [(C, 1, "'./types' has no export named 'Gone'")]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a browserify bundle: each module gets the bundle's own require
+        "({1: [function (require, module, exports) {\n  require('../internals/global');\n}]});\n",
+        "define(function (require) {\n  var x = require('./nothere');\n});\n",
+        "const require = createRequire(import.meta.url);\nrequire('./nothere');\n",
+        "function require(id) { return cache[id]; }\nrequire('./nothere');\n",
+    ],
+    ids=["browserify", "amd", "create-require", "declared"],
+)
+def test_a_require_the_code_binds_itself_is_not_the_module_loader(repo: GitRepo, code: str) -> None:
+    assert judged(repo, {"vendor/b.js": ""}, {"vendor/b.js": code}) == []

@@ -130,7 +130,11 @@ def _statement(node: Node) -> JsImport | None:
 
 
 def _call(node: Node) -> JsImport | None:
-    """``require('./x')`` / ``import('./x')`` with exactly one literal argument."""
+    """``require('./x')`` / ``import('./x')`` with exactly one literal argument; never a
+    ``require`` that an enclosing function binds (a bundle's own module loader)."""
+    function = node.child_by_field_name("function")
+    if function is not None and function.type == "identifier" and _binds_require(node):
+        return None
     arguments = node.child_by_field_name("arguments")
     args = arguments.named_children if arguments is not None else []
     if len(args) != 1 or args[0].type != "string":
@@ -138,7 +142,6 @@ def _call(node: Node) -> JsImport | None:
     specifier = js.string_value(args[0])
     if specifier is None:
         return None
-    function = node.child_by_field_name("function")
     kind = "dynamic-import" if function is not None and function.type == "import" else "require"
     line = js.first_line(node)
     return JsImport(
@@ -152,6 +155,57 @@ def _call(node: Node) -> JsImport | None:
         kind=kind,
         guarded=_guard(node),
     )
+
+
+_FUNCTIONS = frozenset(
+    {"function_declaration", "function_expression", "function", "arrow_function",
+     "method_definition", "generator_function", "generator_function_declaration"}
+)  # fmt: skip
+
+
+def _binds_require(node: Node) -> bool:
+    """Whether ``require`` is a parameter of an enclosing function (browserify / webpack
+    bundles pass their own) or declared at the top of the file."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _FUNCTIONS:
+            params = parent.child_by_field_name("parameters") or parent.child_by_field_name(
+                "parameter"
+            )
+            named = params is not None and b"require" in (params.text or b"")
+            if named and params is not None and any(_is_require(n) for n in _walk(params)):
+                return True
+        if parent.type == "program":
+            return any(_declares_require(child) for child in parent.named_children)
+        parent = parent.parent
+    return False
+
+
+def _declares_require(statement: Node) -> bool:
+    if statement.type in ("function_declaration", "class_declaration"):
+        name = statement.child_by_field_name("name")
+        return name is not None and js.text(name) == "require"
+    if statement.type in ("lexical_declaration", "variable_declaration"):
+        for declarator in statement.named_children:
+            name = declarator.child_by_field_name("name")
+            if name is not None and any(_is_require(n) for n in _walk(name)):
+                return True
+    return False
+
+
+def _is_require(node: Node) -> bool:
+    return node.type in ("identifier", "shorthand_property_identifier_pattern") and (
+        js.text(node) == "require"
+    )
+
+
+def _walk(node: Node) -> list[Node]:
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(current.named_children)
+    return out
 
 
 def _broken(node: Node) -> bool:
