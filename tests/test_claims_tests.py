@@ -422,3 +422,55 @@ def test_a_js_table_holding_the_deleted_cases_is_unverified(repo: GitRepo) -> No
         "  expect(double(n)).toBe(e);\n});\n"
     }
     assert verdict(repo, base, head, REMOVED) is U
+
+
+# --- added-test: tests pytest's known rules never collect --------------------------------
+
+ADDED = "added-test"
+INI = "[pytest]\npython_files = test_*.py\n"
+CHECK = "from app import f\n\n\ndef test_f():\n    assert f() == 1\n"
+
+
+def test_a_test_in_a_file_the_configured_rules_do_not_collect_is_contradicted(
+    repo: GitRepo,
+) -> None:
+    verdict_, finding = claim_verdict(
+        repo, {"pytest.ini": INI, "app.py": ""}, {"tests/check_f.py": CHECK}, ADDED
+    )
+    assert verdict_ is C and "adds no test pytest collects" in finding.title
+    assert "tests/check_f.py defines `test_f` (line 4)" in finding.detail
+    assert "`pytest.ini` sets python_files = test_*.py" in finding.detail
+
+
+@pytest.mark.parametrize(
+    ("extra", "why"),
+    [
+        ({}, "no config: another runner may collect it"),
+        ({"pytest.ini": "[pytest]\npython_files = test_*.py check_*.py\n"}, "collected"),
+        ({"pytest.ini": INI + "addopts = --doctest-modules\n"}, "doctest-modules"),
+        ({"pytest.ini": INI + "addopts = -q tests/check_f.py\n"}, "a path in addopts"),
+        ({"pytest.ini": INI + "addopts = -p myplugin\n"}, "a plugin"),
+        (
+            {"pytest.ini": INI, "tests/conftest.py": "def pytest_collect_file(parent): ...\n"},
+            "a custom collector",
+        ),
+        (
+            {"pytest.ini": INI, "tests/test_all.py": "from tests.check_f import *\n"},
+            "imported by a collected module",
+        ),
+    ],
+)
+def test_an_uncollected_looking_test_is_not_contradicted_when_rules_are_open(
+    repo: GitRepo, extra: dict[str, str], why: str
+) -> None:
+    base = {"app.py": "", **extra}
+    if "pytest.ini" not in extra and why != "no config: another runner may collect it":
+        base["pytest.ini"] = INI
+    verdict_, _ = claim_verdict(repo, base, {"tests/check_f.py": CHECK}, ADDED)
+    assert verdict_ is not C, why
+
+
+def test_a_collected_new_test_beside_an_uncollected_one_passes(repo: GitRepo) -> None:
+    head = {"tests/check_f.py": CHECK, "tests/test_g.py": CHECK.replace("test_f", "test_g")}
+    verdict_, _ = claim_verdict(repo, {"pytest.ini": INI, "app.py": ""}, head, ADDED)
+    assert verdict_ is P

@@ -9,7 +9,9 @@ file). Everything in between is
 UNVERIFIED: only existing tests were edited, the new test's assertion is not
 visible, test files changed that Tribunal cannot read, or a file changed in a
 folder of test inputs (``testdata/``, ``fixtures/``), where a new file may be
-a new case of a test that globs the folder.
+a new case of a test that globs the folder. A Python file that defines tests
+pytest's known configuration never collects (``uncollected``) holds no new
+test: it does not count as a changed test file.
 """
 
 from __future__ import annotations
@@ -51,15 +53,21 @@ def verify(change: Change, claim: Claim) -> Judgement:
         return Judgement(
             Verdict.UNVERIFIED, f"adds {len(tests.added)} test(s), but {why}", _list(tests.added)
         )
+    uncollected = _uncollected(change)
     related = sorted({fc.path for fc in change.files if looks_like_test(fc.path)})
     related += [f for f in tests.test_files if f not in related]
     related += [f for f in _unread_tests(change) if f not in related]
+    related = [f for f in related if f not in uncollected]
     if related or tests.moved or tests.unreadable:
         detail = "Test files changed: " + ", ".join(related[:_SHOWN]) if related else ""
         detail = "\n".join([detail, *tests.unreadable]).strip()
         title = "no new test found; only existing tests changed"
         return Judgement(Verdict.UNVERIFIED, title, detail)
-    data = [fc.path for fc in change.files if fc.has_head and in_test_data_dir(fc.path)]
+    data = [
+        fc.path
+        for fc in change.files
+        if fc.has_head and in_test_data_dir(fc.path) and fc.path not in uncollected
+    ]
     if data:
         shown = ", ".join(data[:_SHOWN])
         return Judgement(
@@ -71,11 +79,30 @@ def verify(change: Change, claim: Claim) -> Judgement:
     shown = ", ".join(changed[:_SHOWN])
     if len(changed) > _SHOWN:
         shown += f" and {len(changed) - _SHOWN} more"
+    if uncollected:
+        return Judgement(
+            Verdict.CONTRADICTED,
+            "the change adds no test pytest collects",
+            "\n".join(uncollected.values()) + f"\nChanged: {shown}.",
+        )
     return Judgement(
         Verdict.CONTRADICTED,
         "the change adds no test and changes none",
         f"No changed file is a test file or in a test directory. Changed: {shown or 'nothing'}.",
     )
+
+
+def _uncollected(change: Change) -> dict[str, str]:
+    """Changed Python files whose tests the project's known pytest rules never collect."""
+    from tribunal.lang.uncollected import why_uncollected
+
+    out = {}
+    for fc in change.files:
+        if fc.has_head and fc.path.endswith(".py") and looks_like_test(fc.path):
+            why = why_uncollected(change, fc.path)
+            if why is not None:
+                out[fc.path] = why
+    return out
 
 
 def _unread_tests(change: Change) -> list[str]:
