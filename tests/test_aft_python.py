@@ -11,6 +11,7 @@ import ast
 import json
 import re
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -800,17 +801,32 @@ def test_cli_hard_fail_blocks_on_an_empty_test(repo: GitRepo) -> None:
     assert "test `test_a` asserts nothing" in result.stdout
 
 
-def test_cli_bare_diff_cannot_rule_out_conftest_fixtures(repo: GitRepo) -> None:
+def test_cli_bare_diff_cannot_rule_out_conftest_fixtures(repo: GitRepo, tmp_path: Path) -> None:
+    repo.commit({"README": "x\n"})
+    repo.write({"test_api.py": "def test_a():\n    pass\n"})
+    repo.git("add", "-N", "test_api.py")
+    diff = repo.git("diff") + "\n"
+    elsewhere = tmp_path / "elsewhere"  # no repository holds the diff's preimage here
+    elsewhere.mkdir()
+    (elsewhere / "tribunal.yml").write_text(f"analyzers: {{{ID}: true}}\n")
+    result = repo.tribunal("check", "--diff", "-", "--format", "json", stdin=diff, cwd=elsewhere)
+    assert result.code == 0, result.stderr
+    report = json.loads(result.stdout)
+    mine = [f for f in report["findings"] if f["analyzer"] == ID]
+    assert [f["verdict"] for f in mine] == [U]
+    assert "only a diff was given" in mine[0]["detail"]
+    assert any(n.startswith("assertion-free-test judged") for n in report["notes"])
+
+
+def test_cli_diff_the_checkout_anchors_reads_the_tree_around_it(repo: GitRepo) -> None:
     repo.commit({"README": "x\n"})
     only_this_analyzer(repo)
     repo.write({"test_api.py": "def test_a():\n    pass\n"})
     repo.git("add", "-N", "test_api.py")
     diff = repo.git("diff") + "\n"
     result = repo.tribunal("check", "--diff", "-", "--format", "json", stdin=diff)
-    assert result.code == 0, result.stderr
     mine = [f for f in json.loads(result.stdout)["findings"] if f["analyzer"] == ID]
-    assert [f["verdict"] for f in mine] == [U]
-    assert "only a diff was given" in mine[0]["detail"]
+    assert [f["verdict"] for f in mine] == ["CONTRADICTED"]
 
 
 # --- the library API that other analyzers reuse --------------------------------------------

@@ -321,19 +321,26 @@ def test_a_changed_setup_py_is_unverified(repo: GitRepo) -> None:
     assert verdict is U
 
 
-def test_a_bare_diff_cannot_prove_a_name_new(repo: GitRepo) -> None:
+@pytest.mark.parametrize("anchored", [True, False])
+def test_a_diff_proves_a_name_new_only_where_head_holds_its_preimage(
+    repo: GitRepo, anchored: bool
+) -> None:
     repo.commit({"pyproject.toml": pyproject('"requests"')}, "base")
     repo.write({"pyproject.toml": pyproject('"requests", "flask"')})
     diff = subprocess.run(
         ["git", "diff", "--full-index"], cwd=repo.path, capture_output=True, check=True
     ).stdout
     (repo.path.parent / "change.diff").write_bytes(diff)
+    if not anchored:  # HEAD moved on: the diff no longer applies to it
+        repo.commit({"pyproject.toml": pyproject('"requests", "idna"')}, "later")
     with change_for(repo, Selection(diff=str(repo.path.parent / "change.diff"))) as change:
         from tribunal.change import Claim
 
         judgement = judge(change, Claim(CLAIM, None, "claims.md", 1))
-    assert judgement.verdict is U
-    assert "could not be listed" in judgement.detail
+    if anchored:
+        assert judgement.verdict is C and "'flask'" in judgement.title
+    else:
+        assert judgement.verdict is U
 
 
 def test_an_argument_makes_it_unverified(repo: GitRepo) -> None:

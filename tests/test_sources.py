@@ -261,7 +261,8 @@ def test_diff_from_stdin_without_a_matching_working_tree(repo: GitRepo) -> None:
     patch = _make_diff(repo)
     repo.write({"m.py": "someone edited it since\n"})
     got = echo(repo, "--diff", "-", stdin=patch)
-    assert got["m.py"]["head"] is None  # disk does not match: work from the diff alone
+    # disk does not match, but HEAD holds the preimage: the diff is applied to it
+    assert got["m.py"]["head"] == "one\nTWO\nthree\nfour\n"
     assert got["m.py"]["added"] == {"2": "TWO", "4": "four"}
     assert got["n.py"]["head"] == "fresh\n"  # a whole new file is its own post-image
 

@@ -4,7 +4,9 @@ The diff is the only thing trusted. A file on disk (or an object named by the
 diff's ``index`` line) is used as the post-image only when every line the diff
 shows of the new side matches it; base contents likewise only when the removed
 lines match. Otherwise analyzers work from the diff's own lines, and with no
-base available, base-dependent checks stay silent or UNVERIFIED.
+base available, base-dependent checks stay silent or UNVERIFIED. Inside a
+repository whose HEAD holds the diff's preimage, the change is HEAD and HEAD
+with the diff applied, whole trees (``diff_anchor``).
 """
 
 from __future__ import annotations
@@ -19,10 +21,17 @@ from tribunal.config import Config
 from tribunal.diff.lines import bounded_lines
 from tribunal.diff.model import FileChange, Status
 from tribunal.diff.parse import parse_diff
+from tribunal.diff_anchor import anchor
 from tribunal.errors import GitError, InputError
 from tribunal.findings import RangeInfo
 from tribunal.gitcmd import Git
-from tribunal.snapshot import MAX_FILE_BYTES, EmptySnapshot, read_file_safely
+from tribunal.snapshot import (
+    MAX_FILE_BYTES,
+    CommitSnapshot,
+    EmptySnapshot,
+    PatchedSnapshot,
+    read_file_safely,
+)
 
 _MAX_LINE = MAX_FILE_BYTES + 2
 
@@ -45,9 +54,27 @@ def from_diff_file(
         pre = _pre_image(fc, git)
         if pre is not None and fc.old_path is not None:
             base[fc.old_path] = pre
+    label = f"diff {'from stdin' if name == '-' else name}"
+    anchored = anchor(files, git) if root is not None else None
+    if anchored is not None:
+        assert git is not None
+        short = anchored.rev[:12]
+        return Change(
+            files=tuple(files),
+            base=CommitSnapshot(git, anchored.rev, f"HEAD {short}"),
+            head=PatchedSnapshot(
+                git, anchored.rev, anchored.gone, anchored.head, f"HEAD {short} with the diff"
+            ),
+            root=root,
+            config=config,
+            range=RangeInfo("diff", base=anchored.rev, description=f"{label}, applied to HEAD"),
+            git=git,
+            head_overrides={**head, **anchored.head},
+            base_overrides=anchored.base,
+        )
     wanted = [fc for fc in files if fc.old_path is not None and fc.skip_reason is None]
     has_base = bool(wanted) and all(fc.old_path in base for fc in wanted)
-    info = RangeInfo("diff", description=f"diff {'from stdin' if name == '-' else name}")
+    info = RangeInfo("diff", description=label)
     return Change(
         files=tuple(files),
         base=EmptySnapshot() if has_base else None,

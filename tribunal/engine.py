@@ -14,6 +14,7 @@ from tribunal import suppress
 from tribunal.analysis import collecting_crashes
 from tribunal.change import Change
 from tribunal.findings import AnalyzerError, Finding, Report
+from tribunal.limits import unavailable
 from tribunal.registry import BUILTINS, AnalyzerSpec
 
 
@@ -47,6 +48,7 @@ def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
         duration_ms=(time.perf_counter() - started) * 1000,
         errors=tuple(errors),
         skipped=tuple(sorted((p, r) for p, r in skipped.items() if r)),
+        notes=unavailable(change, [spec.id for spec in specs]),
     )
 
 

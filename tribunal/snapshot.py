@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
@@ -72,6 +73,25 @@ class CommitSnapshot(_GitListed):
 
     def paths(self) -> frozenset[str]:
         return self._list("ls-tree", "-r", "-z", "--name-only", "--full-tree", self.rev)
+
+
+class PatchedSnapshot(CommitSnapshot):
+    """A commit's tree with a diff applied (``--diff``, ``tribunal.diff_anchor``): its listing
+    less the paths the diff removed, plus those it wrote; the contents of written paths come
+    from the change's head overrides."""
+
+    def __init__(
+        self, git: Git, rev: str, gone: Iterable[str], added: Iterable[str], label: str
+    ) -> None:
+        super().__init__(git, rev, label)
+        self.gone = frozenset(gone)
+        self.added = frozenset(added)
+
+    def read(self, path: str) -> Blob:
+        return None if path in self.gone and path not in self.added else super().read(path)
+
+    def paths(self) -> frozenset[str]:
+        return (super().paths() - self.gone) | self.added
 
 
 class IndexSnapshot(_GitListed):

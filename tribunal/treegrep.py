@@ -2,7 +2,8 @@
 
 The head may be a commit (``--base A --head B``), the index (``--staged``,
 ``git grep --cached``) or the work tree (``--untracked``, so that files an
-agent forgot to stage are searched too). Analyzers use it to find candidates
+agent forgot to stage are searched too), or a commit with a ``--diff`` applied
+(the commit is searched, the files the diff wrote are read). Analyzers use it to find candidates
 cheaply before parsing anything. The answer is None when git cannot search
 (no repository, a bare ``--diff``), so that callers treat it as unknown
 rather than as "no file".
@@ -14,7 +15,8 @@ from collections.abc import Iterable, Sequence
 
 from tribunal.change import Change
 from tribunal.errors import GitError
-from tribunal.snapshot import CommitSnapshot, IndexSnapshot, WorktreeSnapshot
+from tribunal.gitcmd import Git
+from tribunal.snapshot import CommitSnapshot, IndexSnapshot, PatchedSnapshot, WorktreeSnapshot
 
 
 def grep_files(
@@ -34,6 +36,12 @@ def grep_files(
     for word in patterns:
         args += ["-e", word]
     prefix = ""
+    if isinstance(snap, PatchedSnapshot):
+        committed = _grep(git, [*args, snap.rev], globs, f"{snap.rev}:")
+        if committed is None:
+            return None
+        written = [p for p in snap.added if _written_match(change, p, patterns, globs, whole_words)]
+        return sorted({*(p for p in committed if p not in snap.gone | snap.added), *written})
     if isinstance(snap, CommitSnapshot):
         args.append(snap.rev)
         prefix = f"{snap.rev}:"
@@ -43,9 +51,32 @@ def grep_files(
         args.insert(3, "--untracked")
     else:
         return None
+    return _grep(git, args, globs, prefix)
+
+
+def _grep(git: Git, args: list[str], globs: Sequence[str], prefix: str) -> list[str] | None:
     try:
         out = git.run(*args, "--", *globs, ok_codes=(0, 1))
     except GitError:
         return None
     found = (p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
     return sorted(p.removeprefix(prefix) for p in found)
+
+
+def _written_match(
+    change: Change, path: str, words: Sequence[str], globs: Sequence[str], whole_words: bool
+) -> bool:
+    """``git grep`` on a file the diff wrote (read from the change, not from a commit)."""
+    import fnmatch
+    import re
+
+    if not any(fnmatch.fnmatchcase(path, g) for g in globs):
+        return False
+    source = change.read_head(path)
+    if source is None:
+        return False
+    edge = r"(?<![A-Za-z0-9_])", r"(?![A-Za-z0-9_])"
+    pattern = "|".join(re.escape(w) for w in words)
+    if whole_words:
+        pattern = f"{edge[0]}(?:{pattern}){edge[1]}"
+    return re.search(pattern, source.text) is not None

@@ -42,6 +42,7 @@ def report_to_dict(
     report: Report, *, hard_fail: bool = False, strict: bool = False
 ) -> dict[str, Any]:
     rng = report.range
+    notes = {"notes": list(report.notes)} if report.notes else {}
     return {
         "schema": SCHEMA_ID,
         "tool": {"name": "tribunal", "version": __version__},
@@ -64,6 +65,7 @@ def report_to_dict(
         "duration_ms": round(report.duration_ms, 1),
         "hard_fail": hard_fail,
         "strict": strict,
+        **notes,
     }
 
 

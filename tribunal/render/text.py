@@ -34,6 +34,10 @@ def render(
         lines.append(f"skipped {path}: {reason}")
     if report.skipped:
         lines.append("")
+    for note in report.notes:
+        lines.append(f"note: {note}")
+    if report.notes:
+        lines.append("")
     lines += advisory_lines(report.advisory)
     lines.append(counts_line(report, color))
     lines.append(exit_reason(report, hard_fail, strict))

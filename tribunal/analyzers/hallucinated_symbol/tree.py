@@ -25,6 +25,7 @@ from tribunal.snapshot import (
     CommitSnapshot,
     EmptySnapshot,
     IndexSnapshot,
+    PatchedSnapshot,
     Snapshot,
     WorktreeSnapshot,
 )
@@ -130,6 +131,8 @@ def _lister_for(change: Change, side: Side) -> DirLister | None:
     snap = change.head if side == "head" else change.base
     if git is None or root is None or len(change.files) > LAZY_LIMIT:
         return None
+    if isinstance(snap, PatchedSnapshot):
+        return DirLister(git, root, snap.rev, sorted(snap.added), sorted(snap.gone))
     if isinstance(snap, CommitSnapshot):
         return DirLister(git, root, snap.rev)
     if isinstance(snap, EmptySnapshot):

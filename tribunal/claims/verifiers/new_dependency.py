@@ -125,7 +125,7 @@ def _base_manifests(change: Change, changed: list[FileChange]) -> _Base:
     out = _Base()
     listing = change.base.paths() if change.base is not None else frozenset()
     paths = {p for p in listing if kind_of(p) and not change.is_generated(p)}
-    if change.range.kind == "diff":
+    if change.range.kind == "diff" and change.range.base is None:
         paths = {fc.old_path for fc in changed if fc.old_path}
         out.problems.append("the base tree could not be listed; only changed manifests were read")
     for path in sorted(paths):
@@ -148,7 +148,7 @@ def _base_manifests(change: Change, changed: list[FileChange]) -> _Base:
 
 def _base_sources(change: Change, base: _Base) -> list[str]:
     """Names from base-only sources (``setup.py``, tox, conda) join ``base``; their doubts."""
-    if change.base is None or change.range.kind == "diff":
+    if change.base is None or (change.range.kind == "diff" and change.range.base is None):
         return []
     doubts: list[str] = []
     for path in sorted(p for p in change.base.paths() if is_source(p)):
