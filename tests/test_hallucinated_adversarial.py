@@ -380,3 +380,34 @@ OPEN = {
 def test_an_open_getattr_or_write_keeps_the_doubt(repo: GitRepo, body: str) -> None:
     base = {"pkg/__init__.py": "", "pkg/m.py": body, "a.py": ""}
     assert outcome(repo, base, {"a.py": "from pkg.m import Missing\n"}) == [U]
+
+
+# -- Python: imports whose failure a test expects (found by the sympy sweep) ---------------
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        "def test_pi():\n    with raises(ImportError):\n        from pkg.m import Pi\n",
+        "def test_pi():\n    with pytest.raises(ModuleNotFoundError):\n        import pkg.gone\n",
+        "class T(TestCase):\n    def test_pi(self):\n"
+        "        with self.assertRaises(ImportError):\n            from pkg.m import Pi\n",
+        "@XFAIL\ndef test_plotting():\n    from pkg.m import ScreenShot\n",
+        "@pytest.mark.xfail(reason='x')\ndef test_plotting():\n    from pkg.m import ScreenShot\n",
+        "@unittest.skip('later')\nclass T(TestCase):\n    def test_a(self):\n"
+        "        from pkg.m import ScreenShot\n",
+    ],
+    ids=["raises", "pytest-raises", "assertRaises", "XFAIL", "xfail", "skipped-class"],
+)
+def test_an_import_whose_failure_the_test_expects_is_not_contradicted(
+    repo: GitRepo, test: str
+) -> None:
+    base = {"pkg/__init__.py": "", "pkg/m.py": "pi = 3\n", "tests/test_m.py": ""}
+    found = outcome(repo, base, {"tests/test_m.py": "import pytest\n\n\n" + test})
+    assert "CONTRADICTED" not in found
+
+
+def test_an_import_beside_a_raises_block_is_still_judged(repo: GitRepo) -> None:
+    body = "def test_pi():\n    with raises(ValueError):\n        pass\n    from pkg.m import Pi\n"
+    base = {"pkg/__init__.py": "", "pkg/m.py": "pi = 3\n", "tests/test_m.py": ""}
+    assert outcome(repo, base, {"tests/test_m.py": body}) == [C]

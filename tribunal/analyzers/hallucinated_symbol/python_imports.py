@@ -1,8 +1,11 @@
 """The import statements of a Python file, with what the analyzer needs to judge them.
 
 An import inside a ``try`` whose handler catches ``ImportError`` (or a parent
-of it), or inside ``with suppress(ImportError)``, is optional by design and is
-marked so: it may be reported, never as a contradiction.
+of it), inside ``with suppress(ImportError)`` or ``with raises(ImportError)``
+(a test that expects the import to fail), or in a function marked to be
+expected to fail or skipped (``xfail``, ``XFAIL``, ``expectedFailure``,
+``skip``), is optional by design and is marked so: it may be reported, never
+as a contradiction.
 """
 
 from __future__ import annotations
@@ -59,6 +62,9 @@ def _visit(body: list[ast.stmt], optional: bool) -> Iterator[PyImport]:
         elif isinstance(node, ast.With | ast.AsyncWith):
             suppressed = any(_is_suppress(item.context_expr) for item in node.items)
             yield from _visit(node.body, optional or suppressed)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            expected = any(_expects_failure(d) for d in node.decorator_list)
+            yield from _visit(node.body, optional or expected)
         elif isinstance(node, ast.Match):
             for case in node.cases:
                 yield from _visit(case.body, optional)
@@ -94,8 +100,21 @@ def _catches(kind: ast.expr | None) -> bool:
 
 
 def _is_suppress(expr: ast.expr) -> bool:
+    """``suppress(ImportError)``, or ``raises(ImportError)`` / ``assertRaises(...)``: the
+    import's failure is discarded, or expected."""
     if not isinstance(expr, ast.Call):
         return False
     func = expr.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    return name == "suppress" and any(_catches(arg) for arg in expr.args)
+    guards = ("suppress", "raises", "assertRaises", "assertRaisesRegex")
+    return name in guards and any(_catches(arg) for arg in expr.args)
+
+
+_EXPECTED_FAILURE = frozenset({"xfail", "XFAIL", "expectedFailure", "skip", "SKIP"})
+
+
+def _expects_failure(decorator: ast.expr) -> bool:
+    """``@pytest.mark.xfail``, ``@XFAIL``, ``@unittest.expectedFailure``, ``@skip(...)``."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
+    return name in _EXPECTED_FAILURE
