@@ -320,3 +320,10 @@ def test_export_type_star_is_a_star_reexport_not_a_parse_error(repo: GitRepo) ->
 )
 def test_a_require_the_code_binds_itself_is_not_the_module_loader(repo: GitRepo, code: str) -> None:
     assert judged(repo, {"vendor/b.js": ""}, {"vendor/b.js": code}) == []
+
+
+def test_module_suffixes_leave_a_missing_file_unverified(repo: GitRepo) -> None:
+    base = {"tsconfig.json": '{"compilerOptions": {"moduleSuffixes": [".ios", ""]}}', "a.ts": ""}
+    found = judged(repo, base, {"a.ts": "import './storage';\n"})
+    assert [f.verdict.name for f in found] == [U]
+    assert "moduleSuffixes (.ios)" in found[0].detail

@@ -83,7 +83,7 @@ class ScriptSide:
         if isinstance(found, Skipped):
             outcomes = self._all_pass(imp)
         elif isinstance(found, Unresolved):
-            outcomes = [self._missing_file(imp, found)]
+            outcomes = [self._missing_file(imp, found, path)]
         elif isinstance(found, External):
             outcomes = self._external(path, imp, found)
         else:
@@ -182,7 +182,7 @@ class ScriptSide:
             return outcome.downgraded(f"its exports cannot all be listed: {exports.uncertain}")
         return outcome
 
-    def _missing_file(self, imp: JsImport, missing: Unresolved) -> Outcome:
+    def _missing_file(self, imp: JsImport, missing: Unresolved, importer: str) -> Outcome:
         shown = ", ".join(missing.tried[:3]) or imp.specifier
         title = f"{imp.specifier!r} resolves to no file"
         detail = (
@@ -197,6 +197,10 @@ class ScriptSide:
         if missing.how == "workspace":
             doubt = doubt or "a workspace package's entry may be build output"
         doubt = doubt or self._missing_doubt(missing.tried)
+        suffixes = [s for s in self.configs.for_file(importer).module_suffixes if s]
+        if doubt is None and suffixes:
+            listed = ", ".join(suffixes)
+            doubt = f"moduleSuffixes ({listed}) is set: the bundler may try other suffixes"
         return outcome.downgraded(doubt) if doubt else outcome
 
     def _file_suggestion(self, missing: Unresolved) -> str:
