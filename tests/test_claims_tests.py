@@ -437,7 +437,7 @@ def test_a_test_in_a_file_the_configured_rules_do_not_collect_is_contradicted(
     verdict_, finding = claim_verdict(
         repo, {"pytest.ini": INI, "app.py": ""}, {"tests/check_f.py": CHECK}, ADDED
     )
-    assert verdict_ is C and "adds no test pytest collects" in finding.title
+    assert verdict_ is C and "adds no test its test runner collects" in finding.title
     assert "tests/check_f.py defines `test_f` (line 4)" in finding.detail
     assert "`pytest.ini` sets python_files = test_*.py" in finding.detail
 
@@ -473,4 +473,71 @@ def test_an_uncollected_looking_test_is_not_contradicted_when_rules_are_open(
 def test_a_collected_new_test_beside_an_uncollected_one_passes(repo: GitRepo) -> None:
     head = {"tests/check_f.py": CHECK, "tests/test_g.py": CHECK.replace("test_f", "test_g")}
     verdict_, _ = claim_verdict(repo, {"pytest.ini": INI, "app.py": ""}, head, ADDED)
+    assert verdict_ is P
+
+
+JS_TEST = "import { f } from './f';\n\ntest('f', () => {\n  expect(f()).toBe(1);\n});\n"
+JEST_PKG = (
+    '{"name": "x", "scripts": {"test": "jest"}, '
+    '"jest": {"testMatch": ["**/__tests__/**/*.test.ts"]}}'
+)
+VITEST = src("""
+    import { defineConfig } from 'vitest/config';
+
+    export default defineConfig({
+      test: {
+        include: ['src/**/*.test.ts'],
+      },
+    });
+""")
+
+
+@pytest.mark.parametrize(
+    ("config", "test_path"),
+    [
+        ({"package.json": JEST_PKG}, "src/f.spec.ts"),
+        ({"package.json": '{"name": "x"}', "vitest.config.ts": VITEST}, "test/f.test.ts"),
+    ],
+    ids=["jest-testMatch", "vitest-include"],
+)
+def test_a_js_test_the_literal_runner_config_does_not_collect_is_contradicted(
+    repo: GitRepo, config: dict[str, str], test_path: str
+) -> None:
+    base = {**config, "src/f.ts": "export const f = () => 1;\n"}
+    verdict_, finding = claim_verdict(repo, base, {test_path: JS_TEST}, ADDED)
+    assert verdict_ is C and "adds no test its test runner collects" in finding.title
+    assert test_path in finding.detail
+
+
+@pytest.mark.parametrize(
+    ("config", "test_path"),
+    [
+        ({"package.json": JEST_PKG}, "src/__tests__/f.test.ts"),  # collected
+        ({"package.json": '{"name": "x"}', "vitest.config.ts": VITEST}, "src/f.test.ts"),
+        ({"package.json": '{"name": "x", "scripts": {"test": "jest"}}'}, "src/f.spec.ts"),
+        ({"package.json": JEST_PKG.replace('"jest"}', '"mocha"}')}, "src/f.spec.ts"),
+        ({"package.json": JEST_PKG, ".mocharc.json": "{}"}, "src/f.spec.ts"),
+        ({"package.json": JEST_PKG, "jest.config.js": "module.exports = {};"}, "src/f.spec.ts"),
+        (
+            {
+                "package.json": '{"name": "x"}',
+                "vitest.config.ts": VITEST.replace("['src/**/*.test.ts']", "patterns"),
+            },
+            "test/f.test.ts",
+        ),
+        (
+            {"package.json": JEST_PKG.replace("**/__tests__/**/*.test.ts", "**/*.{spec,test}.ts")},
+            "src/f.spec.ts",
+        ),
+    ],
+    ids=[
+        "jest-collects", "vitest-collects", "jest-defaults", "other-runner-script",
+        "other-runner-config", "script-config", "non-literal-include", "brace-glob",
+    ],
+)  # fmt: skip
+def test_a_js_test_is_not_contradicted_when_collection_is_open(
+    repo: GitRepo, config: dict[str, str], test_path: str
+) -> None:
+    base = {**config, "src/f.ts": "export const f = () => 1;\n"}
+    verdict_, _ = claim_verdict(repo, base, {test_path: JS_TEST}, ADDED)
     assert verdict_ is P

@@ -9,9 +9,10 @@ file). Everything in between is
 UNVERIFIED: only existing tests were edited, the new test's assertion is not
 visible, test files changed that Tribunal cannot read, or a file changed in a
 folder of test inputs (``testdata/``, ``fixtures/``), where a new file may be
-a new case of a test that globs the folder. A Python file that defines tests
-pytest's known configuration never collects (``uncollected``) holds no new
-test: it does not count as a changed test file.
+a new case of a test that globs the folder. A file that defines tests the
+project's known configuration never collects (pytest's ``python_files``:
+``uncollected``; a literal jest ``testMatch`` / vitest ``include``:
+``js_collection``) holds no new test.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from tribunal.change import Change, Claim
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import in_test_data_dir, looks_like_test
 from tribunal.findings import Verdict
+from tribunal.lang.js_tests import is_test_file as is_js_test
 from tribunal.lang.test_diff import TestRecord, diff_tests, judge
+from tribunal.paths import is_js_family, language_of
 
 _SHOWN = 5
 _TEST = re.compile(r"test", re.IGNORECASE)
@@ -40,7 +43,9 @@ def verify(change: Change, claim: Claim) -> Judgement:
     if not change.has_base:
         return Judgement(Verdict.UNVERIFIED, "no base: which tests are new cannot be told")
     tests = diff_tests(change)
-    running = [t for t in tests.added if not t.disabled]
+    uncollected = _uncollected(change)
+    added = [t for t in tests.added if t.head_path not in uncollected]
+    running = [t for t in added if not t.disabled]
     asserting = [t for t in running if judge(t, change) is Verdict.PASS]
     if asserting:
         return Judgement(
@@ -48,12 +53,9 @@ def verify(change: Change, claim: Claim) -> Judgement:
             f"adds {len(asserting)} test(s) with a reachable assertion",
             _list(asserting),
         )
-    if tests.added:
+    if added:
         why = "none of them has an assertion Tribunal can see" if running else "all are skipped"
-        return Judgement(
-            Verdict.UNVERIFIED, f"adds {len(tests.added)} test(s), but {why}", _list(tests.added)
-        )
-    uncollected = _uncollected(change)
+        return Judgement(Verdict.UNVERIFIED, f"adds {len(added)} test(s), but {why}", _list(added))
     related = sorted({fc.path for fc in change.files if looks_like_test(fc.path)})
     related += [f for f in tests.test_files if f not in related]
     related += [f for f in _unread_tests(change) if f not in related]
@@ -82,7 +84,7 @@ def verify(change: Change, claim: Claim) -> Judgement:
     if uncollected:
         return Judgement(
             Verdict.CONTRADICTED,
-            "the change adds no test pytest collects",
+            "the change adds no test its test runner collects",
             "\n".join(uncollected.values()) + f"\nChanged: {shown}.",
         )
     return Judgement(
@@ -93,15 +95,23 @@ def verify(change: Change, claim: Claim) -> Judgement:
 
 
 def _uncollected(change: Change) -> dict[str, str]:
-    """Changed Python files whose tests the project's known pytest rules never collect."""
-    from tribunal.lang.uncollected import why_uncollected
-
+    """Changed test files the project's known collection rules never collect (pytest's
+    ``python_files``, a literal jest ``testMatch`` or vitest ``include``)."""
     out = {}
     for fc in change.files:
-        if fc.has_head and fc.path.endswith(".py") and looks_like_test(fc.path):
+        if not fc.has_head or not (looks_like_test(fc.path) or is_js_test(fc.path)):
+            continue
+        why = None
+        if fc.path.endswith(".py"):
+            from tribunal.lang.uncollected import why_uncollected
+
             why = why_uncollected(change, fc.path)
-            if why is not None:
-                out[fc.path] = why
+        elif is_js_family(language_of(fc.path)):
+            from tribunal.lang.js_collection import why_uncollected as why_js
+
+            why = why_js(change, fc.path)
+        if why is not None:
+            out[fc.path] = why
     return out
 
 
