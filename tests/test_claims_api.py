@@ -437,28 +437,25 @@ LITERAL_GETATTR = (
 LAZY_GETATTR = "def __getattr__(name):\n    return _load(name)\n\n\ndef get_user(): ...\n"
 
 
-def test_a_new_function_beside_a_literal_getattr_is_contradicted(repo: GitRepo) -> None:
-    """Dynamic machinery makes names exist, never hides a static one; this base's is bounded."""
+@pytest.mark.parametrize(
+    ("module", "expected", "evidence"),
+    [
+        # the base's __getattr__ is bounded: it never served delete_user
+        (LITERAL_GETATTR, C, "+ delete_user (now in pkg/api.py)"),
+        # a lazy loader may already have served the name at base
+        (LAZY_GETATTR, U, "open to any name"),
+    ],
+    ids=["literal-getattr", "open-getattr"],
+)
+def test_a_new_function_beside_a_base_getattr(
+    repo: GitRepo, module: str, expected: Verdict, evidence: str
+) -> None:
+    """Dynamic machinery makes names exist, never hides a static one."""
     verdict_, finding = claim_verdict(
-        repo,
-        {"pkg/api.py": LITERAL_GETATTR},
-        {"pkg/api.py": LITERAL_GETATTR + "\n\ndef delete_user(): ...\n"},
-        CLAIM,
+        repo, {"pkg/api.py": module}, {"pkg/api.py": module + "\n\ndef delete_user(): ...\n"}, CLAIM
     )
-    assert verdict_ is C
-    assert "+ delete_user (now in pkg/api.py)" in finding.detail
-
-
-def test_a_new_function_beside_an_open_base_getattr_is_unverified(repo: GitRepo) -> None:
-    """A lazy loader may already have served the name at base."""
-    verdict_, finding = claim_verdict(
-        repo,
-        {"pkg/api.py": LAZY_GETATTR},
-        {"pkg/api.py": LAZY_GETATTR + "\n\ndef delete_user(): ...\n"},
-        CLAIM,
-    )
-    assert verdict_ is U
-    assert "open to any name" in finding.detail
+    assert verdict_ is expected
+    assert evidence in finding.detail
 
 
 def test_a_new_function_when_only_head_gains_an_open_getattr_is_contradicted(

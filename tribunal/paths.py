@@ -78,15 +78,16 @@ def _pattern_regex(pattern: str) -> str:
     anchored = pattern.startswith("/")
     body = pattern.lstrip("/")
     if body.endswith("/"):
-        regex = _glob_to_regex(body) + ".*"
+        regex = glob_to_regex(body) + ".*"
         floating = not anchored
     else:
-        regex = _glob_to_regex(body)
+        regex = glob_to_regex(body)
         floating = not anchored and "/" not in body
     return ("(?:.*/)?" if floating else "") + regex
 
 
-def _glob_to_regex(glob: str) -> str:
+def glob_to_regex(glob: str) -> str:
+    """A plain glob as a regex: ``**/`` any directories, ``*`` within one, ``?`` one char."""
     out: list[str] = []
     i = 0
     while i < len(glob):

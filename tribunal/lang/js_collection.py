@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from tribunal.change import Change, Source
 from tribunal.lang.pytest_naming import ancestor_dirs
+from tribunal.paths import glob_to_regex
 
 Reader = Callable[[str], Source | None]
 _VITEST = tuple(
@@ -141,27 +142,7 @@ def _names_files(script: str) -> bool:
 
 
 def _glob(pattern: str) -> re.Pattern[str]:
-    """A plain glob as a regex: ``**/`` any directories, ``*`` within one, ``?`` one char."""
-    pattern = pattern.removeprefix("./")
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
+    return re.compile(glob_to_regex(pattern.removeprefix("./")))
 
 
 def _json(text: str) -> object:

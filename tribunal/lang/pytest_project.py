@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import posixpath
 from collections.abc import Callable
+from functools import partial
 
 from tribunal.change import Change
 from tribunal.findings import Verdict
@@ -139,15 +140,21 @@ def loop_overrides(change: Change, path: str, index: ModuleIndex) -> tuple[str, 
         return (
             "only a diff was given, so a conftest.py overriding the event loop could not be read",
         )
+    return _from_conftests(change, path, _LOOPS, _loop_fixtures)
+
+
+def _from_conftests(
+    change: Change,
+    path: str,
+    memo: PerChange[str, tuple[str, ...]],
+    read: Callable[[Change, str], tuple[str, ...]],
+) -> tuple[str, ...]:
+    """``read`` of every conftest.py from ``path``'s directory up to the root, remembered."""
     reasons: list[str] = []
     for directory in ancestor_dirs(posixpath.dirname(path)):
         conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
-        reasons.extend(_LOOPS.get(change, conftest, _loop_reader(change, conftest)))
+        reasons.extend(memo.get(change, conftest, partial(read, change, conftest)))
     return tuple(reasons)
-
-
-def _loop_reader(change: Change, path: str) -> Callable[[], tuple[str, ...]]:
-    return lambda: _loop_fixtures(change, path)
 
 
 def _loop_fixtures(change: Change, path: str) -> tuple[str, ...]:
@@ -172,11 +179,7 @@ def conftest_setup(change: Change, path: str) -> tuple[str, ...]:
             "only a diff was given, so conftest.py files that may run autouse fixtures "
             "around it could not be read",
         )
-    reasons: list[str] = []
-    for directory in ancestor_dirs(posixpath.dirname(path)):
-        conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
-        reasons.extend(_CONFTEST.get(change, conftest, _reader(change, conftest)))
-    return tuple(reasons)
+    return _from_conftests(change, path, _CONFTEST, _read_conftest)
 
 
 def _own_plugin(change: Change, path: str) -> tuple[str, ...]:
@@ -213,10 +216,6 @@ def _naming_for_dir(change: Change, directory: str) -> PytestNaming:
         return _naming_for_dir(change, posixpath.dirname(directory))
 
     return _NAMING.get(change, directory, compute)
-
-
-def _reader(change: Change, path: str) -> Callable[[], tuple[str, ...]]:
-    return lambda: _read_conftest(change, path)
 
 
 def _read_conftest(change: Change, path: str) -> tuple[str, ...]:
