@@ -2,15 +2,18 @@
 
 The analyzers read the pushed commit from the object database (``base..head``
 as ``tribunal check --base --head`` would), never from the user's checkout.
-The throwaway worktree of the pushed commit is the sandbox for whatever writes
-(the suite lens): created bare, materialized only as far as a lens asks, and
-removed on every exit path. A summary already written for the same range base,
-commit, config and tool version is reused if it authenticates and every member
-completed; anything else is convened again. When the trusted config enables
-the LLM council (and the user lets the diff be sent), it is consulted first
-(``advisory``), within its own budget: its record goes in the summary's
-``advisory`` section, which the gate never reads, with the claims it proposed
-as the claim verifiers judged them. Those are advice, never a lens's finding.
+A throwaway worktree of the pushed commit is made bare, materialized only as
+far as a lens asks, and removed on every exit path; the suite lens, which runs
+the project's code, gets a throwaway repository of its own (``suiterepo``). A
+summary already written for the same range base, commit, config and tool
+version is reused if it authenticates and every member completed; anything
+else is convened again. Never while the suite lens is on: the suite runs as the
+user, and such code can read the HMAC key and sign a summary for any commit, so
+every push convenes. When the trusted config enables the LLM council (and the
+user lets the diff be sent), it is consulted first (``advisory``), within its
+own budget: its record goes in the summary's ``advisory`` section, which the
+gate never reads, with the claims it proposed as the claim verifiers judged
+them. Those are advice, never a lens's finding.
 """
 
 from __future__ import annotations
@@ -117,7 +120,8 @@ def convene_planned(
     path = summary_path(
         repo.common_dir, head, summary_key(rng.base, head, expected.config_digest, __version__)
     )
-    if _reusable(path, key, expected):
+    runs_code = any(p.lens.kind == "suite" for p in plans)
+    if not runs_code and _reusable(path, key, expected):
         return Convened(path, expected, key, True)
     progress.say(f"convening {target.ref.local_ref or head[:12]} ({len(plans)} lenses)")
     summary = _convene_fresh(repo, git, target, rng, trusted, plans, progress, council)
@@ -155,10 +159,8 @@ def _convene_fresh(
     advisory = _consult_council(git, rng, config, progress) if council else None
     if claims_lens and advisory is not None:
         advisory = _judge_council_claims(change, advisory)
-    needs_tree = any(p.lens.sandbox == "full" for p in plans)
-    size_hint = _tree_size(git, rng.head) if needs_tree else 0
     making = time.monotonic()
-    with sandbox(repo.workdir, repo.common_dir, rng.head, size_hint) as box:
+    with sandbox(repo.workdir, repo.common_dir, rng.head) as box:
         sandbox_ms = _ms(making)
         budget = float((config.raw.get("convene") or {}).get("timeout", DEFAULT_BUDGET))
         outcomes = convene_members(plans, change, box, config, budget, progress)
@@ -225,15 +227,6 @@ def _judge_council_claims(change: Change, advisory: dict[str, Any]) -> dict[str,
     from tribunal.hooks.advisory import council_claims, with_verdicts
 
     return with_verdicts(advisory, judge_proposed(change, council_claims(advisory), change.claims))
-
-
-def _tree_size(git: Git, commit: str) -> int:
-    """Bytes a full checkout of ``commit`` writes (to decide whether tmpfs has room)."""
-    total = 0
-    for line in git.stream("ls-tree", "-r", "-l", "--full-tree", commit):
-        fields = line.split(b"\t", 1)[0].split()
-        total += int(fields[3]) if len(fields) > 3 and fields[3].isdigit() else 0
-    return total
 
 
 def _member(outcome: Outcome) -> MemberRecord:

@@ -20,7 +20,7 @@ from tribunal.change import Change
 from tribunal.config import Config
 from tribunal.findings import Finding
 from tribunal.hooks.progress import Progress
-from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_suite
+from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_on_commit
 from tribunal.lenses import LensPlan
 from tribunal.worktree.sandbox import Sandbox
 
@@ -135,9 +135,8 @@ def _suite(plan: LensPlan, box: Sandbox, config: Config, stop: threading.Event) 
         return Outcome(
             plan, "ERROR", error="the suite lens is on but tribunal.yml sets no suite.command"
         )
-    box.checkout_all()
     timeout = float(settings.get("timeout", DEFAULT_TIMEOUT))
-    result = run_suite(command, box.path, box.env, timeout, stop)
+    result = run_on_commit(command, box, timeout, stop)
     notes = (f"output (last lines):\n{result.tail}",) if result.tail else ()
     if result.passed:
         return Outcome(plan, "PASS", notes=(result.detail,))

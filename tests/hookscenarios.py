@@ -209,7 +209,7 @@ def interrupted_convene_leaves_no_worktree(
     proc = start(user.path, ["git", "push"], user.env)
     try:
         wait_for(
-            lambda: len(user.worktrees()) > 1 and pid_file.exists(), what="the convene to start"
+            lambda: pid_file.exists() and len(user.worktrees()) > 1, what="the convene to start"
         )
         signal_group(proc, sig)
         proc.wait(timeout=60)
@@ -235,7 +235,7 @@ def killed_convene_is_cleaned_by_the_next_run(user: UserRepo, tmp_path: Path) ->
     proc = start(user.path, ["git", "push"], user.env)
     try:
         wait_for(
-            lambda: len(user.worktrees()) > 1 and pid_file.exists(), what="the convene to start"
+            lambda: pid_file.exists() and len(user.worktrees()) > 1, what="the convene to start"
         )
         signal_group(proc, signal.SIGKILL)
         proc.wait(timeout=30)

@@ -19,7 +19,8 @@ from tribunal.gitcmd import Git
 from tribunal.worktree import procs, reaper
 from tribunal.worktree.listing import list_worktrees, parse_porcelain
 from tribunal.worktree.lock import LockTimeout, admin_lock
-from tribunal.worktree.sandbox import PARENT_ENV, choose_parent, sandbox, sparse_pattern
+from tribunal.worktree.sandbox import sandbox, sparse_pattern
+from tribunal.worktree.tempparent import PARENT_ENV, choose_base
 
 FILES = {
     "plain.py": "x = 1\n",
@@ -76,8 +77,9 @@ def test_materialize_only_the_paths_asked_for(user: GitRepo, parent: Path) -> No
         )
         assert present == sorted(wanted)
         assert (box.path / "odd/[a]*?.txt").read_text() == "brackets\n"
-        box.checkout_all()
+        box.materialize(["big/other.txt"])
         assert (box.path / "big/other.txt").read_text() == "not wanted\n"
+        assert (box.path / "odd/trailing ").is_file()  # what was asked before stays
 
 
 def test_sparse_pattern_escapes_glob_characters() -> None:
@@ -114,7 +116,7 @@ def test_the_users_hooks_do_not_fire_inside(user: GitRepo, parent: Path, tmp_pat
     hook.write_text(f"#!/bin/sh\necho fired >> '{marker}'\n")
     hook.chmod(0o755)
     with sandbox(user.path, common(user), "HEAD") as box:
-        box.checkout_all()
+        box.materialize(["plain.py"])
         env = box.env
         subprocess.run(
             ["git", "checkout", "-q", "--detach", "HEAD"], cwd=box.path, env=env, check=True
@@ -129,7 +131,7 @@ def test_removed_when_the_block_raises(
     user: GitRepo, parent: Path, error: type[BaseException]
 ) -> None:
     with pytest.raises(error), sandbox(user.path, common(user), "HEAD") as box:
-        box.checkout_all()
+        box.materialize(["plain.py"])
         raise error()
     assert registered(user) == []
     assert list(parent.iterdir()) == []
@@ -142,7 +144,7 @@ HOLDER = textwrap.dedent(
     from tribunal.worktree.sandbox import sandbox
     repo = Path(sys.argv[1])
     with sandbox(repo, repo / ".git", "HEAD") as box:
-        box.checkout_all()
+        box.materialize(["plain.py"])
         print(box.path, flush=True)
         time.sleep(60)
     """
@@ -313,7 +315,7 @@ def test_tmpfs_is_used_only_when_it_has_room(
     roomy = tmp_path / "runtime"
     roomy.mkdir()
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(roomy))
-    assert choose_parent(0) == roomy
-    assert choose_parent(1 << 60) != roomy
+    assert choose_base(0) == roomy
+    assert choose_base(1 << 60) != roomy
     monkeypatch.setenv(PARENT_ENV, str(tmp_path))
-    assert choose_parent(1 << 60) == tmp_path
+    assert choose_base(1 << 60) == tmp_path

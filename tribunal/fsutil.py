@@ -29,3 +29,35 @@ def write_atomically(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def remove_tree(path: Path) -> None:
+    """Remove the directory tree at ``path``, also where its owner made parts read-only.
+
+    What a test suite leaves (a Go module cache, a ``chmod -w`` fixture) may
+    hold directories without write or read permission: when a first removal
+    leaves anything, every directory is made accessible to its owner (links are
+    never followed) and the removal tried again. What still resists is left for
+    the next run's sweep.
+    """
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+    if not os.path.lexists(path) or os.path.islink(path):
+        return
+    _owner_access(str(path))
+    for top, dirs, _files in os.walk(path):
+        for name in dirs:
+            _owner_access(os.path.join(top, name))
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _owner_access(directory: str) -> None:
+    import stat
+
+    try:
+        info = os.lstat(directory)
+        if stat.S_ISDIR(info.st_mode):
+            os.chmod(directory, stat.S_IMODE(info.st_mode) | stat.S_IRWXU)
+    except OSError:
+        pass

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 _DEAD_STATES = ("Z", "X")
+PID_MAX = (1 << 31) - 1  # pid_t; nothing larger is a process (and os.kill would overflow)
 
 
 def start_token(pid: int) -> str | None:
@@ -27,7 +28,7 @@ def start_token(pid: int) -> str | None:
 
 def is_alive(pid: int, token: str | None = None) -> bool:
     """True while ``pid`` runs, is not a zombie and (when given) started at ``token``."""
-    if pid <= 0:
+    if not 0 < pid <= PID_MAX:
         return False
     try:
         os.kill(pid, 0)

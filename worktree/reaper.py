@@ -7,12 +7,23 @@ is ours and whose owner is gone is removed with ``worktree remove -f -f`` (the
 only thing that clears a locked, half-initialized entry). Only *our* entries
 are touched: ``git worktree prune`` is never run, because it would also forget
 the user's own worktrees whose directories are momentarily missing.
+
+The suite lens's throwaway repositories (``tribunal-suite-<pid>-*``) belong to
+no repository: a dead run's one is removed wherever it was made.
+
+The sandbox directories sit in shared places (``/dev/shm``, ``/tmp``) where
+anyone can create names. An entry is touched only when its name parses as
+ours (a pid in range) and ``lstat`` shows a directory owned by this user; junk
+such as ``tribunal-wt-99999999999999999999-x`` or another user's entry is
+skipped, never a crash.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import stat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,9 +32,10 @@ from tribunal.worktree import procs
 from tribunal.worktree.listing import Entry, list_worktrees
 
 DIR_PREFIX = "tribunal-wt-"
+SUITE_PREFIX = "tribunal-suite-"
 REASON_PREFIX = "tribunal convene"
-_REASON = re.compile(r"^tribunal convene pid=(\d+)(?: start=(\S+))?")
-_DIR = re.compile(rf"^{DIR_PREFIX}(\d+)-")
+_REASON = re.compile(r"^tribunal convene pid=([0-9]{1,10})(?: start=(\S+))?", re.ASCII)
+_DIR = re.compile(r"^tribunal-(wt|suite)-([0-9]{1,10})-", re.ASCII)
 
 
 class Owner(NamedTuple):
@@ -40,11 +52,19 @@ def owner_of(entry: Entry) -> Owner | None:
     """The process that made ``entry``, if tribunal made it; None for anything else."""
     match = _REASON.match(entry.locked or "")
     if match:
-        return Owner(int(match[1]), match[2])
+        pid = parse_pid(match[1])
+        return Owner(pid, match[2]) if pid is not None else None
     named = _DIR.match(Path(entry.path).name)
-    if named and entry.locked is not None:  # e.g. "initializing" after a SIGKILLed add
-        return Owner(int(named[1]), None)
+    if named and named[1] == "wt" and entry.locked is not None:  # "initializing" after a SIGKILL
+        pid = parse_pid(named[2])
+        return Owner(pid, None) if pid is not None else None
     return None
+
+
+def parse_pid(digits: str) -> int | None:
+    """``digits`` as a pid, or None when no process can have it (junk, not ours)."""
+    pid = int(digits)
+    return pid if 0 < pid <= procs.PID_MAX else None
 
 
 def reap(git: Git, common_dir: Path, parents: list[Path]) -> list[str]:
@@ -85,8 +105,9 @@ def remove_registered(git: Git, path: Path) -> None:
 def _sweep_strays(parent: Path, common_dir: Path, registered: set[str]) -> list[str]:
     """Sandbox directories of dead runs that git no longer (or never) knew about.
 
-    Only empty ones, or ones whose ``.git`` file points into this repository,
-    are removed: another repository's leftover is that repository's to clean.
+    A worktree directory goes only when it is empty or its ``.git`` file points
+    into this repository (another repository's leftover is that repository's to
+    clean); a suite repository goes whatever repository it was made from.
     """
     removed: list[str] = []
     try:
@@ -96,12 +117,22 @@ def _sweep_strays(parent: Path, common_dir: Path, registered: set[str]) -> list[
     for path in names:
         match = _DIR.match(path.name)
         assert match is not None
-        if str(path) in registered or procs.is_alive(int(match[1])):
+        pid = parse_pid(match[2])
+        if pid is None or str(path) in registered or not _ours(path) or procs.is_alive(pid):
             continue
-        if _belongs_here(path, common_dir):
+        if match[1] == "suite" or _belongs_here(path, common_dir):
             shutil.rmtree(path, ignore_errors=True)
             removed.append(str(path))
     return removed
+
+
+def _ours(path: Path) -> bool:
+    """A real directory (not a link) owned by this user."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
 
 
 def _belongs_here(path: Path, common_dir: Path) -> bool:

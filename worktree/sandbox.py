@@ -2,9 +2,11 @@
 
 ``git worktree add --no-checkout --detach --lock`` costs a fraction of a second
 even in a 50,000-file repository; ``materialize`` then checks out only the paths
-a lens asks for with a sparse ``read-tree -mu`` (and ``checkout_all`` the whole
-tree, for the suite lens). ``git sparse-checkout set`` is never used: it would
-write ``extensions.worktreeConfig`` into the user's shared ``.git/config``.
+a lens asks for with a sparse ``read-tree -mu``. ``git sparse-checkout set`` is
+never used: it would write ``extensions.worktreeConfig`` into the user's shared
+``.git/config``. Nothing that runs the project's code runs here: a linked
+worktree shares the user's refs, config and stash, so the suite lens gets a
+repository of its own (``suiterepo``).
 
 Hygiene: the hook that starts us may have ``GIT_INDEX_FILE`` or ``GIT_DIR`` set
 (pre-commit, linked worktrees, ``git commit -a``); run against a new worktree
@@ -24,14 +26,12 @@ from functools import cached_property
 from pathlib import Path
 
 from tribunal.gitcmd import Git, no_git_env
-from tribunal.worktree import reaper
+from tribunal.worktree import reaper, tempparent
 from tribunal.worktree.lock import admin_lock
 from tribunal.worktree.signals import interrupts_as_exceptions, signals_blocked
 
 NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
 SPARSE = ("-c", "core.sparseCheckout=true", "-c", "core.sparseCheckoutCone=false")
-PARENT_ENV = "TRIBUNAL_WORKTREE_PARENT"
-_TMPFS_MARGIN = 256 << 20
 
 
 def clean_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -49,11 +49,14 @@ def clean_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 class Sandbox:
-    """A worktree at ``path`` with ``commit`` as its detached HEAD."""
+    """A worktree at ``path`` with ``commit`` as its detached HEAD, of the repository whose
+    work tree is ``source`` and whose git common dir is ``common_dir``."""
 
-    def __init__(self, path: Path, commit: str) -> None:
+    def __init__(self, path: Path, commit: str, source: Path, common_dir: Path) -> None:
         self.path = path
         self.commit = commit
+        self.source = source
+        self.common_dir = common_dir
         self.env = clean_env()
         self.git = Git(path, env=self.env)
         self._patterns: list[str] = []
@@ -62,11 +65,6 @@ class Sandbox:
         """Check out ``paths`` (files of the commit); everything else stays absent."""
         wanted = [sparse_pattern(p) for p in paths if "\n" not in p and "\r" not in p]
         self._patterns.extend(p for p in wanted if p not in self._patterns)
-        self._read_tree()
-
-    def checkout_all(self) -> None:
-        """Check out the whole tree (the suite lens needs it)."""
-        self._patterns = ["/*"]
         self._read_tree()
 
     @cached_property
@@ -93,17 +91,16 @@ def sparse_pattern(path: str) -> str:
 
 
 @contextlib.contextmanager
-def sandbox(repo_dir: Path, common_dir: Path, commit: str, size_hint: int = 0) -> Iterator[Sandbox]:
+def sandbox(repo_dir: Path, common_dir: Path, commit: str) -> Iterator[Sandbox]:
     """A sandbox of ``commit`` in the repository at ``repo_dir``, removed on every exit path.
 
-    Leftovers of dead runs are removed first. ``size_hint`` (bytes the caller will
-    check out) decides whether a tmpfs location is large enough.
+    Leftovers of dead runs are removed first.
     """
     git = Git(repo_dir, env=clean_env())
-    parent = choose_parent(size_hint)
+    parent = tempparent.parent_in(tempparent.choose_base(0))
     with interrupts_as_exceptions():
         with admin_lock(common_dir):
-            reaper.reap(git, common_dir, candidate_parents())
+            reaper.reap(git, common_dir, sweep_dirs())
         path = Path(tempfile.mkdtemp(prefix=f"{reaper.DIR_PREFIX}{os.getpid()}-", dir=parent))
         try:
             with admin_lock(common_dir):
@@ -119,29 +116,18 @@ def sandbox(repo_dir: Path, common_dir: Path, commit: str, size_hint: int = 0) -
                     str(path),
                     commit,
                 )
-            yield Sandbox(path, commit)
+            yield Sandbox(path, commit, repo_dir, common_dir)
         finally:
             with signals_blocked(), admin_lock(common_dir):
                 reaper.remove_registered(git, path)
                 shutil.rmtree(path, ignore_errors=True)
 
 
-def candidate_parents() -> list[Path]:
-    """Where sandboxes may live, preferred first: an override, tmpfs, then the temp dir."""
-    override = os.environ.get(PARENT_ENV)
-    if override:
-        return [Path(override)]
-    found = [Path(p) for p in (os.environ.get("XDG_RUNTIME_DIR"), "/dev/shm") if p]
-    found.append(Path(tempfile.gettempdir()))
-    return [p for p in dict.fromkeys(found) if p.is_dir() and os.access(p, os.W_OK | os.X_OK)]
-
-
-def choose_parent(size_hint: int) -> Path:
-    """The first candidate with room for ``size_hint`` bytes (tmpfs only if well clear)."""
-    candidates = candidate_parents()
-    for path in candidates[:-1]:
-        with contextlib.suppress(OSError):
-            stat = os.statvfs(path)
-            if stat.f_bavail * stat.f_frsize >= 2 * size_hint + _TMPFS_MARGIN:
-                return path
-    return candidates[-1] if candidates else Path(tempfile.gettempdir())
+def sweep_dirs() -> list[Path]:
+    """Every place a sandbox of ours may have been left: each location's private
+    directory, and the location itself (private ``mkdtemp`` fallbacks, older versions)."""
+    found: list[Path] = []
+    for base in tempparent.bases():
+        private = tempparent.existing_private(base)
+        found += [private, base] if private is not None else [base]
+    return found
