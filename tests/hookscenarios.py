@@ -16,8 +16,13 @@ from tests.gitrepo import Result
 from tests.hooktools import (
     ASSERTION_FREE_TEST,
     GOOD_TEST,
+    LEAVE_BEHIND,
     UserRepo,
+    all_gone,
+    global_git_configs,
     kill_pid_file,
+    left_behind,
+    object_files,
     remote_refs,
     signal_group,
     start,
@@ -348,3 +353,94 @@ def pushed_config_weakening(user: UserRepo) -> None:
     result = push(user)
     assert result.code == 0, output(result)
     assert "gate weakened by this change: turns strict off" in output(result)
+
+
+# -- the suite lens: its own repository, nothing left running -------------------------
+
+CARELESS_CI = """\
+set -e
+out={out}
+git rev-parse HEAD > "$out/head"
+git describe --always > "$out/describe"
+git describe --tags > "$out/describe-tags"
+git config init.defaultBranch > "$out/global-read"
+env | grep '^TRIBUNAL_' > "$out/tribunal-env" || true
+git config user.name x
+git config --global user.name x
+git tag t
+git branch b
+echo x > s.txt
+git add s.txt
+git stash -q
+git update-ref refs/heads/main HEAD~1
+echo run >> "$out/runs"
+"""
+
+
+def careless_suite_touches_nothing(user: UserRepo, tmp_path: Path) -> None:
+    """The issue's ``ci.sh``: config, tag, branch, stash, update-ref, ``--global``."""
+    out = tmp_path / "suite-saw"
+    out.mkdir()
+    set_remote_config(user, suite_config("sh ci.sh"))
+    user.git("tag", "-a", "v0.1", "-m", "release")
+    sha = user.commit({"ci.sh": CARELESS_CI.format(out=shlex.quote(str(out))), **GOOD}, "ci")
+    before, objects, configs = state(user.path), object_files(user.path), global_git_configs()
+    by_hand = [user.repo.tribunal("convene", "--ref", "HEAD", env=user.env) for _ in range(2)]
+    assert [r.code for r in by_hand] == [0, 0], [r.stdout + r.stderr for r in by_hand]
+    assert not any("from an earlier run" in r.stdout for r in by_hand)
+    # no summary is reused while the suite lens is on: the suite ran both times
+    assert len((out / "runs").read_text().splitlines()) == 2
+    result = push(user)
+    assert result.code == 0, output(result)
+    assert "unanimous pass from 6 lenses" in output(result)
+    assert (out / "head").read_text().strip() == sha
+    assert (out / "describe").read_text().strip() == f"v0.1-1-g{sha[:7]}"
+    assert (out / "describe-tags").read_text().strip() == f"v0.1-1-g{sha[:7]}"
+    assert (out / "global-read").read_text().strip() == "main"  # the user's global config
+    assert (out / "tribunal-env").read_text() == ""
+    assert state(user.path) == before
+    assert object_files(user.path) == objects
+    assert global_git_configs(user.env) == configs
+    no_sandboxes_left(user)
+
+
+def suite_leaves_nothing_running(user: UserRepo, tmp_path: Path, how: str) -> None:
+    """A ``setsid`` child and a double-forked daemon are gone after the push (``how`` =
+    "pass"), after a timeout ("timeout"), and after Ctrl-C ("interrupt")."""
+    script, pid_dir = tmp_path / "leave.sh", tmp_path / "left"
+    script.write_text(LEAVE_BEHIND)
+    pid_dir.mkdir()
+    leave = f"sh {shlex.quote(str(script))} {shlex.quote(str(pid_dir))}"
+    command = {"pass": leave, "timeout": f"{leave}; sleep 120", "interrupt": f"{leave}; sleep 120"}
+    timeout = 10 if how == "timeout" else 120
+    set_remote_config(
+        user, f"suite:\n  command: {quote_yaml(command[how])}\n  timeout: {timeout}\n"
+    )
+    sha = user.commit(GOOD, "good")
+    before = state(user.path)
+    if how == "interrupt":
+        proc = start(user.path, ["git", "push"], user.env)
+        try:
+            wait_for(lambda: (pid_dir / "daemon.pid").exists(), 90, "the suite to start")
+            signal_group(proc, signal.SIGINT)
+            proc.wait(timeout=60)
+            wait_for(lambda: user.worktrees() == [str(user.path)], 30, "cleanup")
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode != 0
+    else:
+        result = push(user)
+        if how == "pass":
+            assert result.code == 0, output(result)
+            suite = {m.lens: m for m in only_summary(user, sha).members}["suite"]
+            assert any("stopped 2 processes it left running" in n for n in suite.notes)
+        else:
+            assert result.code != 0
+            assert "lens suite could not complete: timed out: " in output(result)
+    pids = left_behind(pid_dir)
+    wait_for(lambda: all_gone(pids), 30, f"what the suite left to stop ({how})")
+    after = state(user.path)
+    changed = {k: v for k, v in after.items() if before[k] != v}
+    assert not changed, changed
+    no_sandboxes_left(user)

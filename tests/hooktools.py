@@ -17,6 +17,16 @@ from pathlib import Path
 from tests.gitrepo import GitRepo, Result, run_git
 
 ASSERTION_FREE_TEST = "def test_nothing():\n    pass\n"
+#: A shell script (``sh leave.sh DIR``) that leaves two processes behind and records their
+#: pids in DIR: a background child in a session of its own (``setsid``) and a daemon that
+#: double-forks (its parent exits, so it is re-parented). Linux-only: macOS has no setsid(1).
+LEAVE_BEHIND = """\
+dir=$1
+child='echo $$ > "$0/$1.tmp" && mv "$0/$1.tmp" "$0/$1.pid" && exec sleep 300'
+setsid sh -c "$child" "$dir" setsid &
+( setsid sh -c "$child" "$dir" daemon & )
+while [ ! -e "$dir/setsid.pid" ] || [ ! -e "$dir/daemon.pid" ]; do sleep 0.05; done
+"""
 GOOD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
 
 
@@ -136,6 +146,34 @@ def start(cwd: Path, argv: list[str], env: Mapping[str, str]) -> subprocess.Pope
 
 def signal_group(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
     os.killpg(proc.pid, sig)
+
+
+def left_behind(pid_dir: Path) -> list[int]:
+    """The pids ``LEAVE_BEHIND`` recorded in ``pid_dir``."""
+    return [int((pid_dir / f"{name}.pid").read_text()) for name in ("setsid", "daemon")]
+
+
+def all_gone(pids: list[int]) -> bool:
+    """No process with these pids runs any more (a zombie counts as gone)."""
+    from tribunal.worktree.procs import is_alive
+
+    return not any(is_alive(pid) for pid in pids)
+
+
+def global_git_configs(env: Mapping[str, str] | None = None) -> dict[str, bytes | None]:
+    """The user's global git config files, byte for byte (None: absent)."""
+    source = {**os.environ, **(env or {})}
+    home = Path(source["HOME"])
+    xdg = Path(source.get("XDG_CONFIG_HOME") or home / ".config")
+    paths = [home / ".gitconfig", xdg / "git" / "config"]
+    return {str(p): p.read_bytes() if p.exists() else None for p in paths}
+
+
+def object_files(path: Path) -> list[str]:
+    """Every file under the repository's object directory (loose objects, packs)."""
+    common = Path(_git_out(path, "rev-parse", "--path-format=absolute", "--git-common-dir").strip())
+    root = common / "objects"
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
 
 def kill_pid_file(path: Path) -> None:

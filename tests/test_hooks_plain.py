@@ -138,6 +138,43 @@ def test_failing_suite(user: UserRepo) -> None:
     sc.failing_suite_rejects_with_its_output(user)
 
 
+def test_a_careless_suite_touches_nothing_of_the_users(user: UserRepo, tmp_path: Path) -> None:
+    sc.careless_suite_touches_nothing(user, tmp_path)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="setsid(1) is Linux-only")
+@pytest.mark.parametrize("how", ["pass", "timeout", "interrupt"])
+def test_the_suite_leaves_nothing_running(user: UserRepo, tmp_path: Path, how: str) -> None:
+    sc.suite_leaves_nothing_running(user, tmp_path, how)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not os.access("/dev/shm", os.W_OK),
+    reason="needs a writable /dev/shm",
+)
+def test_junk_in_the_shared_temp_directory_stops_no_push(user: UserRepo, tmp_path: Path) -> None:
+    """Anyone can ``mkdir /dev/shm/tribunal-wt-99999999999999999999-x`` (it once made every
+    convene on the machine fail); a look-alike of our private directory is not used either."""
+    junk = Path("/dev/shm/tribunal-wt-99999999999999999999-x")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    (runtime / f"tribunal-{os.getuid()}").symlink_to(tmp_path)
+    user.env.update({"TRIBUNAL_WORKTREE_PARENT": "", "XDG_RUNTIME_DIR": str(runtime)})
+    made = not junk.exists()
+    junk.mkdir(exist_ok=True)
+    try:
+        sha = user.commit(sc.GOOD, "good")
+        result = sc.push(user)
+        assert result.code == 0, sc.output(result)
+        assert user.remote_sha("main") == sha
+        assert junk.is_dir()
+        assert "is a symbolic link; using private temporary directories" in sc.output(result)
+        assert [p.name for p in runtime.iterdir()] == [f"tribunal-{os.getuid()}"]
+    finally:
+        if made:
+            junk.rmdir()
+
+
 def test_concurrent_pushes(user: UserRepo, tmp_path: Path) -> None:
     sc.concurrent_pushes(user, tmp_path, together=True)
 

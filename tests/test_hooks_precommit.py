@@ -175,6 +175,10 @@ def test_failing_suite(user: UserRepo) -> None:
     sc.failing_suite_rejects_with_its_output(user)
 
 
+def test_a_careless_suite_touches_nothing_of_the_users(user: UserRepo, tmp_path: Path) -> None:
+    sc.careless_suite_touches_nothing(user, tmp_path)
+
+
 def test_concurrent_pushes(user: UserRepo, tmp_path: Path) -> None:
     sc.concurrent_pushes(user, tmp_path, together=False)
 

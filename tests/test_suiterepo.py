@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo, run_git
-from tests.hooktools import state
+from tests.hooktools import global_git_configs, object_files, state
 from tribunal.worktree.suiterepo import (
     SuiteRepoError,
     global_config_text,
@@ -63,20 +63,9 @@ def sh(script: str, cwd: Path, env: dict[str, str]) -> str:
     return proc.stdout.strip()
 
 
-def objects(repo: GitRepo) -> list[str]:
-    root = repo.path / ".git" / "objects"
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
-
-
-def global_configs() -> dict[str, bytes | None]:
-    home = Path(os.environ["HOME"])
-    paths = [home / ".gitconfig", Path(os.environ["XDG_CONFIG_HOME"]) / "git" / "config"]
-    return {str(p): p.read_bytes() if p.exists() else None for p in paths}
-
-
 def test_a_careless_suite_changes_nothing_of_the_users(user: GitRepo, parent: Path) -> None:
     head = user.git("rev-parse", "HEAD")
-    before, objs, configs = state(user.path), objects(user), global_configs()
+    before, objs, configs = state(user.path), object_files(user.path), global_git_configs()
     with suite_repository(user.path, user.path / ".git", head) as box:
         assert box.path.parent.parent == parent and box.path.name == user.path.name
         assert sh("git rev-parse HEAD", box.path, box.env) == head
@@ -88,8 +77,8 @@ def test_a_careless_suite_changes_nothing_of_the_users(user: GitRepo, parent: Pa
         assert sh("git config --global user.name", box.path, box.env) == "careless-global"
         assert sh("git tag --list t", box.path, box.env) == "t"
     assert state(user.path) == before
-    assert objects(user) == objs
-    assert global_configs() == configs
+    assert object_files(user.path) == objs
+    assert global_git_configs() == configs
     assert list(parent.iterdir()) == []
 
 

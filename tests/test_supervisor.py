@@ -14,40 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.hooktools import wait_for
+from tests.hooktools import LEAVE_BEHIND, all_gone, left_behind, wait_for
 from tribunal.hooks.suite import SuiteResult, run_suite, supervised
-from tribunal.worktree import procs
 
 linux_only = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="setsid(1) and the subreaper are Linux-only"
 )
 PR_GET_CHILD_SUBREAPER = 37
 
-# Leaves two processes behind and records their pids: a background child in a session of
-# its own, and a daemon that double-forks (its parent exits, so it is re-parented).
-LEAVE = textwrap.dedent(
-    """\
-    dir=$1
-    child='echo $$ > "$0/$1.tmp" && mv "$0/$1.tmp" "$0/$1.pid" && exec sleep 300'
-    setsid sh -c "$child" "$dir" setsid &
-    ( setsid sh -c "$child" "$dir" daemon & )
-    while [ ! -e "$dir/setsid.pid" ] || [ ! -e "$dir/daemon.pid" ]; do sleep 0.05; done
-    """
-)
-
 
 @pytest.fixture
 def work(tmp_path: Path) -> Path:
-    (tmp_path / "leave.sh").write_text(LEAVE)
+    (tmp_path / "leave.sh").write_text(LEAVE_BEHIND)
     return tmp_path
-
-
-def left(work: Path) -> list[int]:
-    return [int((work / f"{name}.pid").read_text()) for name in ("setsid", "daemon")]
-
-
-def gone(pids: list[int]) -> bool:
-    return not any(procs.is_alive(pid) for pid in pids)
 
 
 def suite(
@@ -66,7 +45,7 @@ def test_what_the_command_left_running_is_stopped_when_it_exits(work: Path, code
     assert "stopped 2 processes it left running" in result.detail
     assert code == 0 or f"(exit {code})" in result.detail
     assert result.tail == "done"
-    assert gone(left(work))
+    assert all_gone(left_behind(work))
 
 
 @linux_only
@@ -75,7 +54,7 @@ def test_leftovers_are_stopped_on_timeout(work: Path) -> None:
     assert result.what == "timed out" and not result.passed
     assert "timed out after 8 s" in result.detail
     assert result.leftovers >= 3  # the command's own process and the two it left
-    assert gone(left(work))
+    assert all_gone(left_behind(work))
 
 
 @linux_only
@@ -87,7 +66,7 @@ def test_leftovers_are_stopped_when_the_convene_stops_the_suite(work: Path) -> N
     ).start()
     result = suite('sh leave.sh "$PWD"; exec sleep 120', work, stop=stop)
     assert result.what == "stopped" and not result.passed
-    assert gone(left(work))
+    assert all_gone(left_behind(work))
 
 
 RUNNER = textwrap.dedent(
@@ -109,8 +88,8 @@ def test_leftovers_are_stopped_when_the_convene_is_killed(work: Path) -> None:
     finally:
         runner.kill()
         runner.wait()
-    pids = left(work)
-    wait_for(lambda: gone(pids), 30, "the supervisor to stop what the suite left")
+    pids = left_behind(work)
+    wait_for(lambda: all_gone(pids), 30, "the supervisor to stop what the suite left")
 
 
 def test_the_exit_status_is_the_commands_own(work: Path) -> None:
@@ -153,14 +132,14 @@ def test_the_convene_never_becomes_a_subreaper_nor_steals_other_threads_children
     flag = ctypes.c_int(-1)
     assert libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0
     assert flag.value == 0
-    assert gone(left(work))
+    assert all_gone(left_behind(work))
 
 
 @linux_only
 def test_a_stopped_leftover_is_stopped_too(work: Path) -> None:
     result = suite('sh leave.sh "$PWD"; kill -STOP $(cat setsid.pid); exit 0', work)
     assert result.passed and result.leftovers == 2
-    assert gone(left(work))
+    assert all_gone(left_behind(work))
 
 
 def test_sigpipe_is_the_default_again_for_the_command(work: Path) -> None:
