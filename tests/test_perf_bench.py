@@ -52,3 +52,21 @@ def test_imported_from_names_the_package_the_measured_runs_import(tmp_path: Path
     env = perfgen.bench_env(tmp_path)
     found = perf.imported_from(sys.executable, tmp_path, env)
     assert Path(found) == Path(tribunal.__file__).parent
+
+
+def test_the_suite_setup_benchmark_compares_both_ways(tmp_path: Path) -> None:
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.perf_suite", "--files", "200", "--runs", "5"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("200 files,")
+    assert any(line.startswith("before: linked worktree, full checkout") for line in lines)
+    assert any(line.startswith("now: the suite's own repository") for line in lines)
+    assert lines[-1].startswith("now / before = ")
