@@ -173,7 +173,7 @@ def _build(
     if tags:
         git.run("update-ref", "--stdin", stdin=tags)
     git.run("update-ref", "--no-deref", "HEAD", commit)
-    git.run("read-tree", "-u", "--reset", "HEAD")
+    git.run("-c", "core.fsmonitor=false", "read-tree", "-u", "--reset", "HEAD")
     return SuiteRepo(work, env)
 
 
