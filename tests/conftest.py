@@ -56,3 +56,14 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def repo(tmp_path: Path) -> GitRepo:
     """An empty git repository with one directory level of room around it."""
     return GitRepo.init(tmp_path / "repo")
+
+
+@pytest.fixture
+def sandbox_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty directory that sandboxes are made in (``$TRIBUNAL_WORKTREE_PARENT``)."""
+    from tribunal.worktree.tempparent import PARENT_ENV
+
+    path = tmp_path / "sandboxes"
+    path.mkdir()
+    monkeypatch.setenv(PARENT_ENV, str(path))
+    return path

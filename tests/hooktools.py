@@ -148,6 +148,13 @@ def signal_group(proc: subprocess.Popen[str], sig: signal.Signals) -> None:
     os.killpg(proc.pid, sig)
 
 
+def marker_hook(repo: Path, name: str, marker: Path) -> None:
+    """Install the hook ``name`` in ``repo`` that appends a line to ``marker`` when it fires."""
+    hook = repo / ".git" / "hooks" / name
+    hook.write_text(f"#!/bin/sh\necho fired >> '{marker}'\n")
+    hook.chmod(0o755)
+
+
 def left_behind(pid_dir: Path) -> list[int]:
     """The pids ``LEAVE_BEHIND`` recorded in ``pid_dir``."""
     return [int((pid_dir / f"{name}.pid").read_text()) for name in ("setsid", "daemon")]

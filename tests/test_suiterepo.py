@@ -11,14 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo, run_git
-from tests.hooktools import global_git_configs, object_files, state
+from tests.hooktools import global_git_configs, marker_hook, object_files, state
 from tribunal.worktree.suiterepo import (
     SuiteRepoError,
     global_config_text,
     suite_env,
     suite_repository,
 )
-from tribunal.worktree.tempparent import PARENT_ENV
 
 CARELESS = """
 set -e
@@ -39,14 +38,6 @@ git remote add origin /nowhere
 
 
 @pytest.fixture
-def parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "sandboxes"
-    path.mkdir()
-    monkeypatch.setenv(PARENT_ENV, str(path))
-    return path
-
-
-@pytest.fixture
 def user(repo: GitRepo) -> GitRepo:
     repo.commit({"calc.py": "x = 1\n"}, "first")
     repo.git("tag", "-a", "v1.0", "-m", "release")
@@ -63,11 +54,11 @@ def sh(script: str, cwd: Path, env: dict[str, str]) -> str:
     return proc.stdout.strip()
 
 
-def test_a_careless_suite_changes_nothing_of_the_users(user: GitRepo, parent: Path) -> None:
+def test_a_careless_suite_changes_nothing_of_the_users(user: GitRepo, sandbox_parent: Path) -> None:
     head = user.git("rev-parse", "HEAD")
     before, objs, configs = state(user.path), object_files(user.path), global_git_configs()
     with suite_repository(user.path, user.path / ".git", head) as box:
-        assert box.path.parent.parent == parent and box.path.name == user.path.name
+        assert box.path.parent.parent == sandbox_parent and box.path.name == user.path.name
         assert sh("git rev-parse HEAD", box.path, box.env) == head
         assert sh("git describe --tags", box.path, box.env) == f"v1.0-1-g{head[:7]}"
         assert sh("git describe --always", box.path, box.env) == f"v1.0-1-g{head[:7]}"
@@ -79,14 +70,14 @@ def test_a_careless_suite_changes_nothing_of_the_users(user: GitRepo, parent: Pa
     assert state(user.path) == before
     assert object_files(user.path) == objs
     assert global_git_configs() == configs
-    assert list(parent.iterdir()) == []
+    assert list(sandbox_parent.iterdir()) == []
 
 
-def test_its_own_config_hooks_and_no_remote(user: GitRepo, parent: Path, tmp_path: Path) -> None:
+def test_its_own_config_hooks_and_no_remote(
+    user: GitRepo, sandbox_parent: Path, tmp_path: Path
+) -> None:
     marker = tmp_path / "fired"
-    hook = user.path / ".git" / "hooks" / "post-commit"
-    hook.write_text(f"#!/bin/sh\necho fired >> '{marker}'\n")
-    hook.chmod(0o755)
+    marker_hook(user.path, "post-commit", marker)
     user.git("config", "user.email", "local@example.com")
     user.git("config", "remote.origin.url", str(tmp_path / "remote.git"))
     with suite_repository(user.path, user.path / ".git", "HEAD") as box:
@@ -103,7 +94,7 @@ def test_its_own_config_hooks_and_no_remote(user: GitRepo, parent: Path, tmp_pat
 
 
 def test_the_environment_has_nothing_of_tribunal_and_a_throwaway_global_config(
-    user: GitRepo, parent: Path, monkeypatch: pytest.MonkeyPatch
+    user: GitRepo, sandbox_parent: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TRIBUNAL_API_KEY", "secret")
     monkeypatch.setenv("GIT_INDEX_FILE", str(user.path / ".git" / "index"))
@@ -138,7 +129,7 @@ def test_relative_includes_in_the_users_global_config_keep_working(tmp_path: Pat
 
 
 def test_a_shallow_clone_has_history_up_to_its_cut(
-    user: GitRepo, parent: Path, tmp_path: Path
+    user: GitRepo, sandbox_parent: Path, tmp_path: Path
 ) -> None:
     user.commit({"calc.py": "x = 3\n"}, "third")
     shallow = tmp_path / "shallow"
@@ -153,7 +144,7 @@ def test_a_shallow_clone_has_history_up_to_its_cut(
 
 
 def test_a_partial_clone_fetches_missing_objects_into_the_throwaway(
-    parent: Path, tmp_path: Path
+    sandbox_parent: Path, tmp_path: Path
 ) -> None:
     remote = tmp_path / "remote.git"
     run_git(tmp_path, ("init", "-q", "--bare", "-b", "main", str(remote)), {}, check=True)
@@ -197,7 +188,7 @@ def test_a_partial_clone_fetches_missing_objects_into_the_throwaway(
         suite_repository(user, user / ".git", commit),
     ):
         pass
-    assert list(parent.iterdir()) == []
+    assert list(sandbox_parent.iterdir()) == []
 
 
 needs_lfs = pytest.mark.skipif(shutil.which("git-lfs") is None, reason="git-lfs is not installed")
@@ -211,7 +202,7 @@ LFS_FILTER = {
 
 @needs_lfs
 def test_git_lfs_files_are_checked_out_from_the_users_lfs_objects(
-    repo: GitRepo, parent: Path
+    repo: GitRepo, sandbox_parent: Path
 ) -> None:
     for key, value in LFS_FILTER.items():
         repo.git("config", key, value)
@@ -241,7 +232,7 @@ def test_git_lfs_files_are_checked_out_from_the_users_lfs_objects(
         pass
 
 
-def test_a_sha256_repository(parent: Path, tmp_path: Path) -> None:
+def test_a_sha256_repository(sandbox_parent: Path, tmp_path: Path) -> None:
     path = tmp_path / "sha256"
     run_git(
         tmp_path, ("init", "-q", "--object-format=sha256", "-b", "main", str(path)), {}, check=True
@@ -253,16 +244,16 @@ def test_a_sha256_repository(parent: Path, tmp_path: Path) -> None:
         assert sh("git rev-parse HEAD", box.path, box.env) == head
 
 
-def test_removed_when_the_block_raises(user: GitRepo, parent: Path) -> None:
+def test_removed_when_the_block_raises(user: GitRepo, sandbox_parent: Path) -> None:
     with pytest.raises(KeyboardInterrupt), suite_repository(user.path, user.path / ".git", "HEAD"):
         raise KeyboardInterrupt
-    assert list(parent.iterdir()) == []
+    assert list(sandbox_parent.iterdir()) == []
 
 
-def test_an_unknown_commit_is_a_clear_error(user: GitRepo, parent: Path) -> None:
+def test_an_unknown_commit_is_a_clear_error(user: GitRepo, sandbox_parent: Path) -> None:
     with (
         pytest.raises(SuiteRepoError, match="rev-parse"),
         suite_repository(user.path, user.path / ".git", "0" * 40),
     ):
         pass
-    assert list(parent.iterdir()) == []
+    assert list(sandbox_parent.iterdir()) == []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tests.hooktools import wait_for
+from tests.hooktools import marker_hook, wait_for
 from tribunal.gitcmd import Git
 from tribunal.worktree import procs, reaper
 from tribunal.worktree.listing import list_worktrees, parse_porcelain
@@ -32,14 +32,6 @@ FILES = {
 
 
 @pytest.fixture
-def parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "sandboxes"
-    path.mkdir()
-    monkeypatch.setenv(PARENT_ENV, str(path))
-    return path
-
-
-@pytest.fixture
 def user(repo: GitRepo) -> GitRepo:
     repo.commit(FILES)
     return repo
@@ -53,20 +45,20 @@ def registered(repo: GitRepo) -> list[str]:
     return [e.path for e in list_worktrees(Git(repo.path))][1:]
 
 
-def test_created_bare_locked_and_removed(user: GitRepo, parent: Path) -> None:
+def test_created_bare_locked_and_removed(user: GitRepo, sandbox_parent: Path) -> None:
     head = user.git("rev-parse", "HEAD")
     with sandbox(user.path, common(user), head) as box:
         entries = list_worktrees(Git(user.path))
         ours = [e for e in entries if e.path == str(box.path)]
         assert ours and ours[0].head == head
         assert (ours[0].locked or "").startswith(f"tribunal convene pid={os.getpid()}")
-        assert box.path.parent == parent
+        assert box.path.parent == sandbox_parent
         assert sorted(p.name for p in box.path.iterdir()) == [".git"]
     assert registered(user) == []
-    assert list(parent.iterdir()) == []
+    assert list(sandbox_parent.iterdir()) == []
 
 
-def test_materialize_only_the_paths_asked_for(user: GitRepo, parent: Path) -> None:
+def test_materialize_only_the_paths_asked_for(user: GitRepo, sandbox_parent: Path) -> None:
     wanted = ["dir with space/ü non-ascii.py", "odd/[a]*?.txt", "odd/trailing "]
     with sandbox(user.path, common(user), "HEAD") as box:
         box.materialize(wanted)
@@ -90,7 +82,7 @@ def test_sparse_pattern_escapes_glob_characters() -> None:
 
 
 def test_inherited_git_variables_cannot_touch_the_users_index(
-    user: GitRepo, parent: Path, monkeypatch: pytest.MonkeyPatch
+    user: GitRepo, sandbox_parent: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     user.write({"plain.py": "x = 2\n"})
     user.git("add", "plain.py")
@@ -110,11 +102,11 @@ def test_inherited_git_variables_cannot_touch_the_users_index(
     assert user.git("diff", "--cached", "--name-only") == "plain.py"
 
 
-def test_the_users_hooks_do_not_fire_inside(user: GitRepo, parent: Path, tmp_path: Path) -> None:
+def test_the_users_hooks_do_not_fire_inside(
+    user: GitRepo, sandbox_parent: Path, tmp_path: Path
+) -> None:
     marker = tmp_path / "fired"
-    hook = user.path / ".git" / "hooks" / "post-checkout"
-    hook.write_text(f"#!/bin/sh\necho fired >> '{marker}'\n")
-    hook.chmod(0o755)
+    marker_hook(user.path, "post-checkout", marker)
     with sandbox(user.path, common(user), "HEAD") as box:
         box.materialize(["plain.py"])
         env = box.env
@@ -128,13 +120,13 @@ def test_the_users_hooks_do_not_fire_inside(user: GitRepo, parent: Path, tmp_pat
 
 @pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
 def test_removed_when_the_block_raises(
-    user: GitRepo, parent: Path, error: type[BaseException]
+    user: GitRepo, sandbox_parent: Path, error: type[BaseException]
 ) -> None:
     with pytest.raises(error), sandbox(user.path, common(user), "HEAD") as box:
         box.materialize(["plain.py"])
         raise error()
     assert registered(user) == []
-    assert list(parent.iterdir()) == []
+    assert list(sandbox_parent.iterdir()) == []
 
 
 HOLDER = textwrap.dedent(
@@ -165,7 +157,7 @@ def hold(user: GitRepo) -> tuple[subprocess.Popen[str], Path]:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
-def test_removed_on_signals(user: GitRepo, parent: Path, sig: signal.Signals) -> None:
+def test_removed_on_signals(user: GitRepo, sandbox_parent: Path, sig: signal.Signals) -> None:
     proc, path = hold(user)
     assert registered(user) == [str(path)]
     proc.send_signal(sig)
@@ -174,7 +166,9 @@ def test_removed_on_signals(user: GitRepo, parent: Path, sig: signal.Signals) ->
     assert not path.exists()
 
 
-def test_a_sigkilled_runs_leftover_is_reaped_by_the_next_run(user: GitRepo, parent: Path) -> None:
+def test_a_sigkilled_runs_leftover_is_reaped_by_the_next_run(
+    user: GitRepo, sandbox_parent: Path
+) -> None:
     proc, path = hold(user)
     proc.kill()
     proc.wait(timeout=30)
@@ -192,9 +186,11 @@ def dead_pid() -> int:
     return proc.pid
 
 
-def test_half_initialized_leftovers_and_strays_of_dead_runs_go(user: GitRepo, parent: Path) -> None:
+def test_half_initialized_leftovers_and_strays_of_dead_runs_go(
+    user: GitRepo, sandbox_parent: Path
+) -> None:
     pid = dead_pid()
-    half = parent / f"tribunal-wt-{pid}-half"
+    half = sandbox_parent / f"tribunal-wt-{pid}-half"
     user.git(
         "worktree",
         "add",
@@ -205,22 +201,22 @@ def test_half_initialized_leftovers_and_strays_of_dead_runs_go(user: GitRepo, pa
         "initializing",
         str(half),
     )
-    stray = parent / f"tribunal-wt-{pid}-stray"
+    stray = sandbox_parent / f"tribunal-wt-{pid}-stray"
     stray.mkdir()
-    foreign = parent / f"tribunal-wt-{pid}-foreign"
+    foreign = sandbox_parent / f"tribunal-wt-{pid}-foreign"
     foreign.mkdir()
     (foreign / "keep.txt").write_text("someone else's\n")
-    alive = parent / f"tribunal-wt-{os.getpid()}-alive"
+    alive = sandbox_parent / f"tribunal-wt-{os.getpid()}-alive"
     alive.mkdir()
     with admin_lock(common(user)):
-        removed = reaper.reap(Git(user.path), common(user), [parent])
+        removed = reaper.reap(Git(user.path), common(user), [sandbox_parent])
     assert sorted(removed) == sorted([str(half), str(stray)])
     assert registered(user) == []
     assert foreign.is_dir() and alive.is_dir()
 
 
 def test_the_users_own_and_live_worktrees_are_left_alone(
-    user: GitRepo, parent: Path, tmp_path: Path
+    user: GitRepo, sandbox_parent: Path, tmp_path: Path
 ) -> None:
     mine = tmp_path / "my-worktree"
     user.git("worktree", "add", "--detach", "--lock", "--reason", "on a USB disk", str(mine))
@@ -235,11 +231,11 @@ def test_the_users_own_and_live_worktrees_are_left_alone(
         str(other),
     )
     with admin_lock(common(user)):
-        assert reaper.reap(Git(user.path), common(user), [parent]) == []
+        assert reaper.reap(Git(user.path), common(user), [sandbox_parent]) == []
     assert registered(user) == [str(mine), str(other)]
 
 
-def test_concurrent_sandboxes_in_one_repository(user: GitRepo, parent: Path) -> None:
+def test_concurrent_sandboxes_in_one_repository(user: GitRepo, sandbox_parent: Path) -> None:
     errors: list[BaseException] = []
     paths: list[Path] = []
 
@@ -261,7 +257,7 @@ def test_concurrent_sandboxes_in_one_repository(user: GitRepo, parent: Path) -> 
     assert errors == []
     assert len(set(paths)) == 12
     assert registered(user) == []
-    assert list(parent.iterdir()) == []
+    assert list(sandbox_parent.iterdir()) == []
 
 
 def test_the_admin_lock_times_out_with_a_message(user: GitRepo) -> None:
