@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -146,3 +147,14 @@ def test_sigpipe_is_the_default_again_for_the_command(work: Path) -> None:
     # Python ignores SIGPIPE; under an ignored SIGPIPE `yes` would report a broken pipe.
     result = suite("yes | head -1 > /dev/null", work)
     assert result.passed and result.tail == ""
+
+
+@linux_only
+def test_a_leftover_that_ignores_sigterm_is_killed(work: Path) -> None:
+    stubborn = "trap '' TERM; echo $$ > stubborn.pid; exec sleep 300"
+    command = (
+        f"setsid sh -c {shlex.quote(stubborn)} & while [ ! -s stubborn.pid ]; do sleep 0.05; done"
+    )
+    result = suite(command, work)
+    assert result.passed and result.leftovers == 1
+    assert all_gone([int((work / "stubborn.pid").read_text())])
