@@ -115,11 +115,11 @@ def convene_planned(
         __version__,
         tuple(p.lens.id for p in plans),
         trusted.config.strict,
+        target.remote_name,
     )
     key = user_key()
-    path = summary_path(
-        repo.common_dir, head, summary_key(rng.base, head, expected.config_digest, __version__)
-    )
+    name = summary_key(rng.base, head, expected.config_digest, __version__, target.remote_name)
+    path = summary_path(repo.common_dir, name)
     runs_code = any(p.lens.kind == "suite" for p in plans)
     if not runs_code and _reusable(path, key, expected):
         return Convened(path, expected, key, True)

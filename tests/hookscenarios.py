@@ -64,7 +64,7 @@ def tribunal_lines(result: Result) -> list[str]:
 
 
 def only_summary(user: UserRepo, commit: str) -> Summary:
-    found = [p for p in user.summaries() if p.name.startswith(commit[:12])]
+    found = user.summaries(commit)
     assert len(found) == 1, found
     return load(found[0], user_key())
 
@@ -144,9 +144,16 @@ def rejected_push(user: UserRepo) -> None:
     assert summary.gate.decision == "reject"
     assert {m.lens: m.verdict for m in summary.members}["tests"] == "CONTRADICTED"
     assert summary.range.head == sha and summary.range.commits == 1
-    path = next(p for p in user.summaries() if p.name.startswith(sha[:12]))
+    [path] = user.summaries(sha)
+    assert path.name == "summary.json" and path.parent.parent.name == "runs"
     expected = Expectation(
-        sha, summary.range.base, summary.config.digest, summary.tool.version, ("tests",), False
+        sha,
+        summary.range.base,
+        summary.config.digest,
+        summary.tool.version,
+        ("tests",),
+        False,
+        "origin",
     )
     assert not evaluate(path, expected, user_key()).passed
     assert user.remote_sha("main") != sha

@@ -73,9 +73,10 @@ class UserRepo:
         out = self.git("worktree", "list", "--porcelain")
         return [line.split(" ", 1)[1] for line in out.splitlines() if line.startswith("worktree ")]
 
-    def summaries(self) -> list[Path]:
+    def summaries(self, commit: str = "") -> list[Path]:
+        """Every ``runs/<key>/summary.json`` (of ``commit``, when given)."""
         runs = self.path / ".git" / "tribunal" / "runs"
-        return sorted(runs.glob("*.json")) if runs.is_dir() else []
+        return sorted(runs.glob(f"{commit[:12]}*/summary.json")) if runs.is_dir() else []
 
 
 def state(path: Path) -> dict[str, object]:

@@ -76,5 +76,6 @@ def expectation(**extra: Any) -> Expectation:
         "version": __version__,
         "lenses": LENSES,
         "strict": False,
+        "remote": "origin",
     }
     return Expectation(**{**fields, **extra})

@@ -81,7 +81,7 @@ def with_server(tmp_path: Path, server: FakeLLM, **env: str) -> UserRepo:
 
 
 def summary_path(user: UserRepo, sha: str) -> Path:
-    [path] = [p for p in user.summaries() if p.name.startswith(sha[:12])]
+    [path] = user.summaries(sha)
     return path
 
 

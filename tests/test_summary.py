@@ -20,6 +20,7 @@ from tribunal.summary import (
     schema_text,
     summary_key,
     summary_path,
+    summary_paths,
     user_key,
     write,
 )
@@ -123,18 +124,24 @@ def test_credentials_are_stripped_from_remote_urls(url: str | None, clean: str |
     assert public_url(url) == clean
 
 
-def test_the_key_names_range_base_commit_config_and_version(tmp_path: Path) -> None:
+def test_the_key_names_range_base_commit_config_version_and_remote(tmp_path: Path) -> None:
     keys = {
-        summary_key("b", "c", "d", "1"),
-        summary_key(None, "c", "d", "1"),
-        summary_key("b", "x", "d", "1"),
-        summary_key("b", "c", "x", "1"),
-        summary_key("b", "c", "d", "2"),
+        summary_key("b", "c", "d", "1", "origin"),
+        summary_key(None, "c", "d", "1", "origin"),
+        summary_key("b", "x", "d", "1", "origin"),
+        summary_key("b", "c", "x", "1", "origin"),
+        summary_key("b", "c", "d", "2", "origin"),
+        summary_key("b", "c", "d", "1", "upstream"),
+        summary_key("b", "c", "d", "1", None),
     }
-    assert len(keys) == 5
-    path = summary_path(tmp_path, COMMIT, summary_key("b", COMMIT, "d", "1"))
-    assert path.parent == tmp_path / "tribunal" / "runs"
-    assert path.name.startswith(COMMIT[:12])
+    assert len(keys) == 7
+    key = summary_key("b", COMMIT, "d", "1", "origin")
+    path = summary_path(tmp_path, key)
+    assert path == tmp_path / "tribunal" / "runs" / key / "summary.json"
+    assert key.startswith(COMMIT[:12] + "-")
+    path.parent.mkdir(parents=True)
+    write(path, summary(), KEY)
+    assert summary_paths(tmp_path, COMMIT) == [path] and summary_paths(tmp_path, "f" * 40) == []
 
 
 def test_an_unusable_key_location_is_a_clear_error(

@@ -1,8 +1,8 @@
 """The pre-push gate: re-read ``summary.json`` from disk and decide from its members.
 
 A stored boolean is never trusted. The push passes if and only if the summary
-parses, validates and authenticates, belongs to the pushed commit, range and
-config in force (and this tool version), lists every configured lens, and every
+parses, validates and authenticates, belongs to the pushed commit, range,
+remote and config in force (and this tool version), lists every configured lens, and every
 member is a verified pass: completed (not ERROR), not CONTRADICTED, and under
 ``strict`` not UNVERIFIED either. Each member's verdict is also checked against
 its own findings, so a member cannot claim PASS while listing a CONTRADICTED.
@@ -30,6 +30,7 @@ class Expectation:
     version: str
     lenses: tuple[str, ...]
     strict: bool
+    remote: str | None = None  # the remote's name; None for a URL or for CI
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ def mismatches(summary: Summary, expected: Expectation) -> list[str]:
         ("range base", summary.range.base, expected.base),
         ("config digest", summary.config.digest, expected.config_digest),
         ("tool version", summary.tool.version, expected.version),
+        ("remote", summary.remote.name, expected.remote),
     )
     for what, found, wanted in checks:
         if found != wanted:

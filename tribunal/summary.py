@@ -2,8 +2,9 @@
 
 The schema is a pydantic model (validated at this boundary only; the engine
 keeps its own small value objects) exported to ``schemas/summary.schema.json``.
-Each summary is written atomically under ``<git common dir>/tribunal/runs/``,
-one file per key (range base, commit, config digest, tool version), and carries
+Each summary is written atomically as
+``<git common dir>/tribunal/runs/<key>/summary.json``, one directory per convene
+key (range base, commit, config digest, tool version, remote), and carries
 an HMAC made with a per-user key kept outside every repository
 (``$XDG_CONFIG_HOME/tribunal/key``), so a summary copied in from elsewhere or
 edited by hand is ignored rather than trusted. pydantic is imported only by the
@@ -144,18 +145,36 @@ class Summary(_Model):
     auth: AuthRecord | None = None
 
 
-def summary_key(base: str | None, commit: str, config_digest: str, version: str) -> str:
-    """The cache key: a second push of the same range base, commit, config and tool reuses it."""
-    parts = (base or "", commit, config_digest, version)
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+SUMMARY_NAME = "summary.json"
+
+
+def summary_key(
+    base: str | None, commit: str, config_digest: str, version: str, remote: str | None = None
+) -> str:
+    """The convene key, as a directory name: ``<commit, 12 hex>-<digest, 16 hex>``.
+
+    A second push of the same range base, commit, config and tool to the same
+    remote reuses the summary; any other range, config or remote is convened
+    afresh (a summary is evidence only for the push it was made for). The
+    commit comes first so that the summaries of one commit are found by name.
+    """
+    parts = (base or "", commit, config_digest, version, remote or "")
+    digest = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+    return f"{commit[:12]}-{digest[:16]}"
 
 
 def runs_dir(common_dir: Path) -> Path:
     return common_dir / "tribunal" / "runs"
 
 
-def summary_path(common_dir: Path, commit: str, key: str) -> Path:
-    return runs_dir(common_dir) / f"{commit[:12]}-{key[:16]}.json"
+def summary_path(common_dir: Path, key: str) -> Path:
+    """``<git common dir>/tribunal/runs/<key>/summary.json``."""
+    return runs_dir(common_dir) / key / SUMMARY_NAME
+
+
+def summary_paths(common_dir: Path, commit: str) -> list[Path]:
+    """Every ``summary.json`` written for ``commit`` (any range, config or remote)."""
+    return sorted(runs_dir(common_dir).glob(f"{commit[:12]}-*/{SUMMARY_NAME}"))
 
 
 def write(path: Path, summary: Summary, key: bytes) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from tribunal.audit.record import Blocking, How
 from tribunal.gitcmd import Git
 from tribunal.registry import SUPPRESSION_ID, WEAKENED_ID
-from tribunal.summary import FindingRecord, Summary, SummaryError, load, runs_dir, user_key
+from tribunal.summary import FindingRecord, Summary, SummaryError, load, summary_paths, user_key
 
 #: Summary notes about the change itself that belong in the log.
 CHANGE_NOTES: dict[str, How] = {WEAKENED_ID: "gate-weakened", SUPPRESSION_ID: "suppression-added"}
@@ -32,7 +32,7 @@ class Verdicts:
 
 
 def summaries_for(common_dir: Path, commit: str) -> Verdicts:
-    paths = sorted(runs_dir(common_dir).glob(f"{commit[:12]}-*.json"))
+    paths = summary_paths(common_dir, commit)
     if not paths:
         return Verdicts()  # no key is created for a repository that never convened
     key = user_key()
