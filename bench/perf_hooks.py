@@ -36,10 +36,16 @@ def fast_import_repo(repo: Path, env: dict[str, str], files: int) -> None:
     """A repository whose ``origin/main`` has ``files`` files and whose ``main`` changes 5."""
     perfgen.init(repo, env)
     stream = "".join(_stream(files))
-    subprocess.run(
-        ["git", "fast-import", "--quiet"], cwd=repo, env=env, input=stream.encode(), check=True
+    subprocess.run(  # no reflog for origin/main: as `git clone` leaves it (fetched, not written)
+        ["git", "-c", "core.logAllRefUpdates=false", "fast-import", "--quiet"],
+        cwd=repo,
+        env=env,
+        input=stream.encode(),
+        check=True,
     )
     perfgen.git(repo, "config", "remote.origin.url", "https://example.com/bench.git", env=env)
+    fetch = "+refs/heads/*:refs/remotes/origin/*"  # as `git clone` sets it
+    perfgen.git(repo, "config", "remote.origin.fetch", fetch, env=env)
     perfgen.git(
         repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main", env=env
     )

@@ -15,7 +15,6 @@ Any failure here is one warning line; the gate's own decision is untouched.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -31,47 +30,95 @@ OFFERED = "reference-transaction-offered"  # the first convene under pre-commit 
 def run_reference_transaction(
     cwd: Path, state: str, git_pid: int | None, stdin: TextIO, err: TextIO
 ) -> int:
-    """Record pushes past the gate among the updated refs on ``stdin``; always 0."""
+    """Record pushes past the gate, and remote-tracking refs written locally, among the
+    updated refs on ``stdin``; always 0."""
     text = stdin.read()
     if state != "committed":
         return 0
-    updates = _remote_updates(text)
-    if not updates:
+    lines = _remote_lines(text)
+    if not lines:
         return 0
     try:
-        from tribunal.audit.scan import record_transaction
-        from tribunal.hooks.shims import hooks_dir
+        from tribunal.audit.context import parent_argv
+        from tribunal.audit.remote_state import git_subcommand
 
+        argv = parent_argv(git_pid) if git_pid else None
+        sub, args = git_subcommand(argv) if argv else ("", [])
         repo = open_repo(cwd)
         with repo.git() as git:
-            ctx = hook_context(hooks_dir(git), "reference-transaction", git_pid, None, repo.workdir)
-            written = record_transaction(repo.common_dir, git, updates, ctx)
-        _warn(written, repo.common_dir, err)
+            if sub in ("push", ""):
+                _record_pushes(repo, git, lines, git_pid, err)
+            else:
+                assert argv is not None
+                _record_written(repo, git, lines, sub, args, " ".join(argv), err)
     except Exception as exc:
         print(
-            f"tribunal: could not check this push for a bypassed gate ({exc}); "
-            "`tribunal audit` finds it later",
+            f"tribunal: could not check this ref update for a bypassed gate ({exc}); "
+            "`tribunal audit` finds pushes later",
             file=err,
         )
     return 0
 
 
+def _record_pushes(
+    repo: Repo, git: Git, lines: list[tuple[str, str, str]], git_pid: int | None, err: TextIO
+) -> None:
+    from tribunal.audit.scan import record_transaction
+    from tribunal.hooks.shims import hooks_dir
+
+    updates = [(ref, new) for old, new, ref in lines if is_zero(old) and not is_zero(new)]
+    if not updates:
+        return
+    ctx = hook_context(hooks_dir(git), "reference-transaction", git_pid, None, repo.checkout)
+    _warn(record_transaction(repo.common_dir, git, updates, ctx), repo.common_dir, err)
+
+
+def _record_written(
+    repo: Repo,
+    git: Git,
+    lines: list[tuple[str, str, str]],
+    sub: str,
+    args: list[str],
+    command: str,
+    err: TextIO,
+) -> None:
+    """A command that is not a push wrote remote-tracking refs: record the ones it did not
+    fetch from their own remote (``remote`` subcommands manage the namespace: their
+    reflog entries are no evidence, and nothing is recorded for them)."""
+    from tribunal.audit.reflog import read_refs
+    from tribunal.audit.remote_state import fetch_source, from_remote
+    from tribunal.audit.scan import record_written
+
+    if sub == "remote":
+        return
+    refs = read_refs(git)
+    fetched = fetch_source(args) if sub in ("fetch", "pull") else None
+    local = []
+    for old, new, ref in lines:
+        owner = refs.owner(ref)
+        if owner is None:
+            continue
+        if fetched is not None and from_remote(fetched, owner[0], refs):
+            continue
+        local.append((old, new, ref))
+    if local:
+        _warn(record_written(repo.common_dir, git, local, command), repo.common_dir, err)
 def lazy(repo: Repo, git: Git, found: Found, err: TextIO) -> list[Record]:
     """The reflog scan; records found are written and announced on ``err``."""
     from tribunal.audit.scan import lazy_scan
     from tribunal.hooks.shims import hooks_dir
 
-    ctx = hook_context(hooks_dir(git), found, workdir=repo.workdir)
+    ctx = hook_context(hooks_dir(git), found, workdir=repo.checkout)
     written = lazy_scan(repo.common_dir, git, ctx)
     _warn(written, repo.common_dir, err)
     return written
 
 
-def audit_before_push(repo: Repo, git: Git, env: Mapping[str, str], err: TextIO) -> None:
+def audit_before_push(repo: Repo, git: Git, framework: bool, err: TextIO) -> None:
     """At pre-push: scan the reflogs; under pre-commit, make sure our hook is installed."""
     try:
         lazy(repo, git, "pre-push", err)
-        if env.get("PRE_COMMIT") == "1":
+        if framework:
             ensure_audit_hook(repo, git, err)
     except Exception as exc:
         print(f"tribunal: the bypass audit could not run ({exc}); the gate is unaffected", file=err)
@@ -108,16 +155,13 @@ def ensure_audit_hook(repo: Repo, git: Git, err: TextIO) -> None:
     )
 
 
-def _remote_updates(text: str) -> list[tuple[str, str]]:
-    """``(ref, new id)`` of each update of a remote-tracking ref that is not a deletion."""
+def _remote_lines(text: str) -> list[tuple[str, str, str]]:
+    """``(old, new, ref)`` of each update of a remote-tracking ref."""
     out = []
     for line in text.splitlines():
         parts = line.split()
-        if len(parts) != 3:
-            continue
-        _old, new, ref = parts
-        if ref.startswith("refs/remotes/") and not is_zero(new):
-            out.append((ref, new))
+        if len(parts) == 3 and parts[2].startswith("refs/remotes/"):
+            out.append((parts[0], parts[1], parts[2]))
     return out
 
 

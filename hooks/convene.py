@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from tribunal import __version__
+from tribunal.audit.remote_state import RemoteState
 from tribunal.change import Change
 from tribunal.config import Config
 from tribunal.findings import Finding, RangeInfo
@@ -34,7 +35,7 @@ from tribunal.gitcmd import Git
 from tribunal.hooks.members import Outcome, convene_members
 from tribunal.hooks.progress import Progress
 from tribunal.hooks.pushinfo import PushedRef
-from tribunal.hooks.ranges import RangePlan, plan_range
+from tribunal.hooks.ranges import RangePlan, plan_push
 from tribunal.hooks.repo import Repo
 from tribunal.hooks.trust import TrustedConfig, trusted_config
 from tribunal.lenses import LensPlan, configured_lenses, plan
@@ -66,11 +67,12 @@ DEFAULT_BUDGET = 1800.0
 
 @dataclass(frozen=True)
 class Target:
-    """A pushed ref and where it goes."""
+    """A pushed ref and where it goes (``state``: what that remote is known to have)."""
 
     ref: PushedRef
     remote_name: str | None
     remote_url: str | None
+    state: RemoteState | None = None
 
 
 @dataclass(frozen=True)
@@ -84,10 +86,10 @@ class Convened:
 def convene(repo: Repo, git: Git, target: Target, progress: Progress) -> Convened | None:
     """Convene ``target`` (or reuse its summary); None when the remote has every commit."""
     head = target.ref.local_sha
-    rng = plan_range(git, head, target.remote_name, target.ref.remote_sha)
+    rng = plan_push(git, head, target.state, target.ref.remote_sha, target.ref.remote_ref)
     if rng is None:
         return None
-    trusted = trusted_config(git, head, target.remote_name, target.ref.remote_ref)
+    trusted = trusted_config(git, head, target.state)
     return convene_planned(repo, git, target, rng, trusted, progress)
 
 

@@ -10,4 +10,4 @@ if [ ! -x "$python" ]; then
     echo "tribunal: \`git commit --no-verify\` bypasses the gate; the bypass is logged" >&2
     exit 1
 fi
-exec "$python" -m tribunal hook pre-commit
+exec "$python" -P -m tribunal hook pre-commit

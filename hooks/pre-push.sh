@@ -1,6 +1,8 @@
 #!/bin/sh
 # tribunal-shim: pre-push (written by `tribunal install`; `tribunal uninstall` removes it)
-# git passes the remote's name and URL as arguments and one line per pushed ref on stdin.
+# git passes the remote's name and URL as arguments and one line per pushed ref on stdin;
+# --plain says so, so that nothing in the environment can change what is judged; -P keeps
+# the current directory (the top of the work tree, or a bare repository) off sys.path.
 python=@PYTHON@
 chained="$0.pre-tribunal"
 if [ ! -x "$python" ]; then
@@ -11,7 +13,7 @@ fi
 if [ -x "$chained" ]; then
     input=$(cat)
     printf '%s\n' "$input" | "$chained" "$@" || exit $?
-    printf '%s\n' "$input" | "$python" -m tribunal hook pre-push "$@"
+    printf '%s\n' "$input" | "$python" -P -m tribunal hook pre-push --plain "$@"
     exit $?
 fi
-exec "$python" -m tribunal hook pre-push "$@"
+exec "$python" -P -m tribunal hook pre-push --plain "$@"

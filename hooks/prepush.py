@@ -1,13 +1,15 @@
 """The pre-push hook: convene every pushed ref, then gate on what ``summary.json`` says.
 
-With plain git (the shims of ``tribunal install``) every ref of the push comes on
-stdin and each is convened; under the pre-commit framework only the first ref
-with new commits is shown to the hook (a limitation of pre-commit) and arrives
-as ``PRE_COMMIT_*`` variables. File names pre-commit passes are ignored: they
-come from the checkout, and what is judged is the pushed commit. Before
-convening, the bypass audit scans the reflogs for earlier pushes that got past
-the gate (``audit_hook``); it never changes the gate's decision. Neither does
-the LLM council (opt-in): its advice is printed after the gate's result.
+With plain git (the shims of ``tribunal install``, which say so with
+``--plain``) every ref of the push comes on stdin and each is convened; only
+those lines count. Under the pre-commit framework only the first ref with new
+commits is shown to the hook (a limitation of pre-commit) and arrives as
+``PRE_COMMIT_*`` variables. File names pre-commit passes are ignored: they come
+from the checkout, and what is judged is the pushed commit. The repository is
+the one git runs the hook for (``repo``). Before convening, the bypass audit
+scans the reflogs for earlier pushes that got past the gate (``audit_hook``);
+it never changes the gate's decision. Neither does the LLM council (opt-in):
+its advice is printed after the gate's result.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from tribunal.errors import ExitCode
+from tribunal.audit.remote_state import state_for
+from tribunal.errors import ExitCode, UsageError
 from tribunal.gate import evaluate
 from tribunal.gitcmd import Git
 from tribunal.hooks.advisory import advisory_lines
@@ -25,24 +28,50 @@ from tribunal.hooks.audit_hook import audit_before_push
 from tribunal.hooks.convene import Target, convene
 from tribunal.hooks.output import bypass_hint, write_lines
 from tribunal.hooks.progress import Progress
-from tribunal.hooks.pushinfo import Push, from_pre_commit, parse_push_lines, peeled
+from tribunal.hooks.pushinfo import Push, from_git, from_pre_commit
 from tribunal.hooks.repo import Repo, open_repo
 from tribunal.hooks.verdict import gate_lines
 
 
 def run_pre_push(
-    cwd: Path, git_args: list[str], stdin: TextIO, env: Mapping[str, str], out: TextIO
+    cwd: Path,
+    git_args: list[str],
+    stdin: TextIO,
+    env: Mapping[str, str],
+    out: TextIO,
+    *,
+    plain: bool = False,
 ) -> int:
     """Exit 0 when every pushed ref passes the gate, 1 when any is rejected."""
-    repo = open_repo(cwd)
+    framework = not plain and not git_args
+    if not framework and len(git_args) != 2:
+        raise UsageError("pre-push: expected the remote's name and URL, as git passes them")
+    repo = open_repo(cwd, env)
     with repo.git() as git:
-        audit_before_push(repo, git, env, sys.stderr)
-        push = _read_push(git, git_args, stdin, env)
-        remote = push.remote_name if is_remote(git, push.remote_name) else None
+        audit_before_push(repo, git, framework, sys.stderr)
+        if framework:
+            push = from_pre_commit(env, git)
+        else:
+            push = from_git(git, git_args[0], git_args[1], stdin.read())
+        state = state_for(git, repo.common_dir, push.remote_name, push.remote_url)
+        write_lines(out, _preamble(repo, git, push))
+        remote = state.remote.name if state is not None else None
         verdicts = [
-            judge(repo, git, Target(ref, remote, push.remote_url), out) for ref in push.refs
+            judge(repo, git, Target(ref, remote, push.remote_url, state), out) for ref in push.refs
         ]
     return ExitCode.OK if all(verdicts) else ExitCode.CONTRADICTED
+
+
+def _preamble(repo: Repo, git: Git, push: Push) -> list[str]:
+    """What is not judged, and why; and what the gate could not read."""
+    lines = [f"tribunal: {item.ref}: {item.why}" for item in push.unjudged]
+    if repo.checkout is None and git.text("rev-parse", "--is-bare-repository") != "true":
+        lines.append(
+            f"tribunal: git was given the repository ({repo.git_dir}) without a work tree: "
+            "the pushed commits are judged from the object database alone, and no claims "
+            "file, .venv or node_modules is read from the current directory"
+        )
+    return lines
 
 
 def judge(repo: Repo, git: Git, target: Target, out: TextIO) -> bool:
@@ -51,7 +80,8 @@ def judge(repo: Repo, git: Git, target: Target, out: TextIO) -> bool:
     label = target.ref.remote_ref or target.ref.local_ref or target.ref.local_sha[:12]
     convened = convene(repo, git, target, progress)
     if convened is None:
-        progress.say(f"{label}: the remote already has every commit; nothing to convene")
+        where = target.remote_name or "the remote"
+        write_lines(out, [f"tribunal: {label}: {where} already has every commit; nothing to judge"])
         return True
     result = evaluate(convened.path, convened.expected, convened.key)
     write_lines(out, gate_lines(label, convened, result))
@@ -67,9 +97,3 @@ def is_remote(git: Git, name: str | None) -> bool:
     if not name:
         return False
     return bool(git.text("config", "--get", f"remote.{name}.url", ok_codes=(0, 1)))
-
-
-def _read_push(git: Git, git_args: list[str], stdin: TextIO, env: Mapping[str, str]) -> Push:
-    if env.get("PRE_COMMIT") == "1" or len(git_args) < 2:
-        return from_pre_commit(env, git)
-    return Push(git_args[0], git_args[1], peeled(git, parse_push_lines(stdin.read())))

@@ -1,9 +1,14 @@
 """The config a convene runs under: the remote's, never the pushed commit's.
 
-Config comes from ``tribunal.yml`` at the merge base of the pushed commit with
-the remote's default branch (``refs/remotes/<remote>/HEAD``, else its ``main``
-or ``master``, else the pushed ref's remote counterpart), and from the built-in
-defaults when there is no such commit or it has no ``tribunal.yml``.
+Config comes from ``tribunal.yml`` at the tip of the remote's default branch as
+last fetched (``refs/remotes/<remote>/HEAD``'s target, else
+``<remote>/<init.defaultBranch or main>``, else ``<remote>/master``; never the
+pushed ref's own counterpart), for every push, orphan branches included: the
+same rule as ``--config-from-base`` in CI. "As last fetched" is the newest
+value git itself wrote to that ref from the remote (``remote_state``): a value
+written locally (``git update-ref``) is not the team's. The built-in defaults
+apply only when the remote has none of those branches here, or its tip has no
+``tribunal.yml``; the summary and the output name where the config came from.
 ``--config`` and ``$TRIBUNAL_CONFIG`` play no part. A pushed ``tribunal.yml``
 that would weaken the gate is reported (UNVERIFIED, never blocking, so a team
 can still push its own config change) and takes effect only once it is on the
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tribunal.audit.remote_state import RemoteState, default_branch
 from tribunal.config import CONFIG_NAME, Config, parse_config
 from tribunal.errors import ConfigError
 from tribunal.findings import Finding, Verdict
@@ -21,7 +27,6 @@ from tribunal.gitcmd import Git
 from tribunal.lenses import configured_lenses
 from tribunal.registry import BUILTINS, WEAKENED_ID
 from tribunal.snapshot import MAX_FILE_BYTES
-from tribunal.sources import resolve_commit
 
 
 @dataclass(frozen=True)
@@ -32,41 +37,76 @@ class TrustedConfig:
     notes: tuple[Finding, ...] = ()  # the pushed config's weakenings, never blocking
 
 
-def trusted_config(
-    git: Git, head: str, remote: str | None, remote_ref: str | None
+def trusted_config(git: Git, head: str, state: RemoteState | None) -> TrustedConfig:
+    """The config in force for a push of ``head`` to the remote whose evidence is ``state``
+    (None: a push to a URL that is no configured remote)."""
+    if state is None:
+        why = "a push to a URL that is no configured remote: no default branch is known"
+        return trusted_config_at(git, None, head, None, why)
+    name = state.remote.name
+    anchor = default_branch(git, state)
+    if anchor is None:
+        why = f"{name} has no default branch here ({name}/HEAD, its main or master)"
+        return trusted_config_at(git, None, head, None, why)
+    where = anchor.ref.removeprefix("refs/remotes/")
+    if anchor.fetched is None:
+        raise ConfigError(
+            f"{anchor.ref}, the default branch of {name} whose {CONFIG_NAME} the gate uses, "
+            f"holds no value git fetched from {name} ({anchor.why}); "
+            f"`git fetch {name}` restores it"
+        )
+    label = f"the tip of {where} as last fetched"
+    if anchor.fetched != anchor.tip:
+        label += f" ({anchor.why}; the value before it)"
+    if state.head == anchor.ref and state.head_set_locally:
+        label += f", which `git remote set-head` chose as {name}'s default branch here"
+    elif state.head_set_locally and state.head:
+        label += f"; {name}/HEAD, set here by `git remote set-head`, is not taken as its default"
+    return trusted_config_at(git, anchor.fetched, head, where, label=label)
+
+
+def trusted_config_at(
+    git: Git,
+    commit: str | None,
+    head: str,
+    anchor: str | None,
+    why_none: str = "",
+    *,
+    label: str = "",
 ) -> TrustedConfig:
-    """The config in force for a push of ``head`` to ``remote``."""
-    return trusted_config_from(git, head, _anchor(git, remote, remote_ref))
+    """The config at ``commit`` (None: the built-in defaults, ``why_none`` says why), and
+    what ``head``'s own config would weaken. ``anchor`` names the branch ``commit``
+    came from; ``label`` says so for people (default: ``anchor``).
 
-
-def trusted_config_from(git: Git, head: str, anchor: str | None) -> TrustedConfig:
-    """The config at the merge base of ``head`` with ``anchor`` (a ref the team trusts:
-    the remote's default branch), as the pre-push gate reads it."""
-    commit = git.text("merge-base", head, anchor, ok_codes=(0, 1)) if anchor else ""
-    return trusted_config_at(git, commit or None, head, anchor)
-
-
-def trusted_config_at(git: Git, commit: str | None, head: str, anchor: str | None) -> TrustedConfig:
-    """The config at ``commit`` (None: the built-in defaults), and what ``head``'s own
-    config would weaken. ``anchor`` only names where ``commit`` came from.
-
-    CI reads it at the base commit itself (the tip the change merges into, which
-    the team protects), not at an older fork point: a branch made before the
-    config was tightened must still be judged by the tightened one.
+    The gate and CI read it at the tip the change merges into, which the team
+    protects, not at an older fork point: a branch made before the config was
+    tightened must still be judged by the tightened one.
     """
     trusted_blob = _blob(git, commit) if commit else None
     if trusted_blob is None:
-        why = f"no {CONFIG_NAME} at {commit[:12]}" if commit else "no remote default branch known"
+        why = f"no {CONFIG_NAME} at {commit[:12]}" if commit else why_none or "no base known"
+        if commit and (label or anchor):
+            why += f", {label or anchor}"
         config, source, at = Config(), f"built-in defaults ({why})", None
     else:
         assert commit is not None
         name = f"{CONFIG_NAME} at {commit[:12]}"
-        config, source, at = parse_config(_text(trusted_blob), name), f"{name} ({anchor})", commit
+        config, at = parse_config(_text(trusted_blob), name), commit
+        source = f"{name} ({label or anchor})"
     pushed_blob = _blob(git, head)
     notes: tuple[Finding, ...] = ()
     if pushed_blob is not None and pushed_blob != trusted_blob:
         notes = tuple(_judge_pushed(config, pushed_blob, head, anchor))
     return TrustedConfig(config, source, at, notes)
+
+
+def config_at(git: Git, commit: str | None) -> Config:
+    """The config ``tribunal.yml`` at ``commit`` holds (None, or none there: the defaults)."""
+    blob = _blob(git, commit) if commit else None
+    if blob is None:
+        return Config()
+    assert commit is not None
+    return parse_config(_text(blob), f"{CONFIG_NAME} at {commit[:12]}")
 
 
 def weakenings(old: Config, new: Config) -> list[str]:
@@ -107,17 +147,6 @@ def _judge_pushed(trusted: Config, blob: bytes, head: str, anchor: str | None) -
 
 def _note(title: str, detail: str) -> Finding:
     return Finding(WEAKENED_ID, Verdict.UNVERIFIED, CONFIG_NAME, None, title, detail)
-
-
-def _anchor(git: Git, remote: str | None, remote_ref: str | None) -> str | None:
-    if not remote:
-        return None
-    default = git.text("config", "--get", "init.defaultBranch", ok_codes=(0, 1)) or "main"
-    candidates = [f"refs/remotes/{remote}/HEAD"]
-    candidates += [f"refs/remotes/{remote}/{name}" for name in dict.fromkeys((default, "master"))]
-    if remote_ref and remote_ref.startswith("refs/heads/"):
-        candidates.append(f"refs/remotes/{remote}/{remote_ref.removeprefix('refs/heads/')}")
-    return next((ref for ref in candidates if resolve_commit(git, ref)), None)
 
 
 def _blob(git: Git, commit: str) -> bytes | None:

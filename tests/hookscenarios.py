@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import shlex
 import signal
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.gitrepo import Result
+from tests.gitrepo import GitRepo, Result
 from tests.hooktools import (
     ASSERTION_FREE_TEST,
     GOOD_TEST,
@@ -35,6 +36,21 @@ from tribunal.summary import Summary, load, user_key
 Install = Callable[[UserRepo], None]
 BAD = {"tests/test_new thing ü.py": ASSERTION_FREE_TEST}
 GOOD = {"tests/test_fine ü.py": GOOD_TEST}
+
+
+def install_plain(user: UserRepo) -> None:
+    """The hooks of ``tribunal install`` (plain git: every ref of a push)."""
+    result = user.repo.tribunal("install", env=user.env)
+    assert result.code == 0, result.stderr
+
+
+def colleague(user: UserRepo, path: Path) -> GitRepo:
+    """A clone of ``user``'s remote at ``path``, as a colleague's, with no hooks."""
+    subprocess.run(["git", "clone", "-q", str(user.remote), str(path)], check=True)
+    repo = GitRepo(path)
+    repo.git("config", "user.name", "Colleague")
+    repo.git("config", "user.email", "colleague@example.com")
+    return repo
 
 
 def make_user(tmp_path: Path, install: Install, env: dict[str, str] | None = None) -> UserRepo:

@@ -4,7 +4,6 @@ to a real bare remote, real fetches from a colleague's clone, and ``tribunal aud
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -36,12 +35,7 @@ def user(tmp_path: Path) -> UserRepo:
 
 
 def colleague(user: UserRepo, tmp_path: Path) -> GitRepo:
-    path = tmp_path / "colleague"
-    subprocess.run(["git", "clone", "-q", str(user.remote), str(path)], check=True)
-    repo = GitRepo(path)
-    repo.git("config", "user.name", "Colleague")
-    repo.git("config", "user.email", "colleague@example.com")
-    return repo
+    return sc.colleague(user, tmp_path / "colleague")
 
 
 def test_a_no_verify_push_of_a_contradicted_commit_gives_one_record_and_one_warning(

@@ -21,14 +21,9 @@ from tribunal.hooks.progress import Progress
 from tribunal.hooks.suite import run_suite
 
 
-def install(user: UserRepo) -> None:
-    result = user.repo.tribunal("install", env=user.env)
-    assert result.code == 0, result.stderr
-
-
 @pytest.fixture
 def user(tmp_path: Path) -> UserRepo:
-    return sc.make_user(tmp_path, install)
+    return sc.make_user(tmp_path, sc.install_plain)
 
 
 def test_install_writes_shims_that_uninstall_removes(tmp_path: Path) -> None:

@@ -101,8 +101,9 @@ def pre_commit(user: UserRepo, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def user(tmp_path: Path, framework: dict[str, str]) -> UserRepo:
+def installer(framework: dict[str, str]) -> sc.Install:
+    """Install the hooks through pre-commit (the config committed, as a team shares it)."""
+
     def install(user: UserRepo) -> None:
         write_config(user, framework)
         user.commit({}, "pre-commit config")
@@ -110,7 +111,17 @@ def user(tmp_path: Path, framework: dict[str, str]) -> UserRepo:
         assert result.returncode == 0, result.stderr
         assert "pre-push" in result.stdout
 
-    return sc.make_user(tmp_path, install, {"PRE_COMMIT_HOME": framework["PRE_COMMIT_HOME"]})
+    return install
+
+
+def framework_user(tmp_path: Path, framework: dict[str, str]) -> UserRepo:
+    env = {"PRE_COMMIT_HOME": framework["PRE_COMMIT_HOME"]}
+    return sc.make_user(tmp_path, installer(framework), env)
+
+
+@pytest.fixture
+def user(tmp_path: Path, framework: dict[str, str]) -> UserRepo:
+    return framework_user(tmp_path, framework)
 
 
 def test_the_manifest_uses_current_stage_names() -> None:

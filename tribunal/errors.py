@@ -40,3 +40,11 @@ class GitError(TribunalError):
 
 class InputError(TribunalError):
     """An input file (a diff, a claims file) could not be read or parsed."""
+
+
+class PushInputError(TribunalError):
+    """What git or pre-commit handed the push gate does not add up (a pushed object the
+    repository does not have, pre-commit's variables missing or contradicting each
+    other): the gate cannot tell what it would judge, so it blocks (exit 3)."""
+
+    exit_code = ExitCode.INTERNAL

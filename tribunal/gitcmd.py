@@ -55,11 +55,17 @@ class Git:
 
     ``env`` is the environment for every call; by default the caller's own, so
     that ``GIT_INDEX_FILE`` set by ``git commit`` during a partial commit is
-    honoured when reading the index.
+    honoured when reading the index. ``git_dir`` pins the repository
+    (``git --git-dir=<absolute path>``) instead of discovering it from ``cwd``:
+    a hook's git commands must read the repository git ran the hook for, wherever
+    the hook's current directory happens to be.
     """
 
-    def __init__(self, cwd: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, cwd: Path, env: Mapping[str, str] | None = None, git_dir: Path | None = None
+    ) -> None:
         self.cwd = cwd
+        self.git_dir = git_dir
         base = dict(os.environ if env is None else env)
         index = base.get("GIT_INDEX_FILE")
         if index and not os.path.isabs(index):
@@ -71,7 +77,8 @@ class Git:
         self._reader: _BatchReader | None = None
 
     def argv(self, args: tuple[str, ...]) -> list[str]:
-        return ["git", "-c", "core.quotePath=true", *args]
+        pinned = [f"--git-dir={self.git_dir}"] if self.git_dir is not None else []
+        return ["git", *pinned, "-c", "core.quotePath=true", *args]
 
     def run(
         self, *args: str, ok_codes: tuple[int, ...] = (0,), stdin: bytes | None = None

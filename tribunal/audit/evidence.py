@@ -31,6 +31,22 @@ class Verdicts:
     failing: tuple[tuple[Path, Summary], ...] = ()
 
 
+@dataclass(frozen=True)
+class Push:
+    """What a summary must have been made for to excuse a push."""
+
+    remote: str
+    bases: set[str | None]  # the range bases the gate would have used
+    digests: set[str]  # the config digests in force
+
+    def matches(self, summary: Summary) -> bool:
+        return (
+            summary.remote.name == self.remote
+            and summary.range.base in self.bases
+            and summary.config.digest in self.digests
+        )
+
+
 def summaries_for(common_dir: Path, commit: str) -> Verdicts:
     paths = summary_paths(common_dir, commit)
     if not paths:

@@ -24,6 +24,10 @@ How = Literal[
     "unknown",
     "gate-weakened",
     "suppression-added",
+    "tracking-ref-written",
+    "default-branch-set",
+    "gate-config-removed",
+    "summary-unauthenticated",
 ]
 
 #: For people: what each way round (or weakening of) the gate means.
@@ -37,10 +41,18 @@ HOW_TEXT: Final[dict[str, str]] = {
     "unknown": "no passing summary; how the gate was passed is not visible",
     "gate-weakened": "pushed change weakens tribunal.yml",
     "suppression-added": "pushed change adds suppressions",
+    "tracking-ref-written": "remote-tracking ref written locally (no evidence of the remote)",
+    "default-branch-set": "the remote's default branch set locally (git remote set-head)",
+    "gate-config-removed": "the pushed change removes tribunal-convene from the hook config",
+    "summary-unauthenticated": "a summary that does not authenticate (edited, or another key)",
 }
 
 #: Kinds that describe the pushed change rather than a way round the gate.
 CHANGE_KINDS: Final = frozenset({"gate-weakened", "suppression-added"})
+#: Kinds that describe local state the gate reads (refs, summaries), not a push.
+LOCAL_KINDS: Final = frozenset(
+    {"tracking-ref-written", "default-branch-set", "summary-unauthenticated"}
+)
 
 Found = Literal["reference-transaction", "pre-push", "audit", "install"]
 
@@ -89,12 +101,19 @@ class Record(_Model):
     prev: str = ""
 
     @property
+    def is_local(self) -> bool:
+        """A record of local state (a ref written, a summary forged), not of a push."""
+        return bool(self.how) and all(kind in LOCAL_KINDS for kind in self.how)
+
+    @property
     def is_bypass(self) -> bool:
-        return any(kind not in CHANGE_KINDS for kind in self.how)
+        return not self.is_local and any(kind not in CHANGE_KINDS for kind in self.how)
 
     def key(self) -> tuple[str, ...]:
         """What "already recorded" means: a bypass once per remote and commit, a
-        weakening once per commit and kind."""
+        weakening once per commit and kind, a local write once per ref and value."""
+        if self.is_local:
+            return ("local", *sorted(self.how), self.tracking_ref, self.old or "", self.new)
         if self.is_bypass:
             return ("bypass", self.remote.name, self.new)
         return ("change", self.new, *sorted(self.how))

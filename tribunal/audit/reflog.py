@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
@@ -45,6 +45,11 @@ class Remote:
     name: str
     url: str | None
     fetch: tuple[str, ...]  # refspecs
+    push_urls: tuple[str, ...] = ()  # remote.<name>.pushurl
+
+    def named_by(self, url: str) -> bool:
+        """Whether ``url`` (as git hands it to a pre-push hook) is this remote's."""
+        return url == self.url or url in self.push_urls
 
 
 @dataclass(frozen=True)
@@ -54,15 +59,31 @@ class Refs:
     remotes: dict[str, Remote]
     tips: dict[str, str]  # tracking ref -> object id (symbolic refs left out)
     files_backend: bool
+    symrefs: dict[str, str] = field(default_factory=dict)  # e.g. <remote>/HEAD -> its target
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # remotes.<group>
 
     def owner(self, tracking_ref: str) -> tuple[Remote, str | None] | None:
-        """The remote whose fetch refspec maps to ``tracking_ref``, and the remote's ref."""
+        """The remote whose fetch refspec maps to ``tracking_ref``, and the remote's ref.
+
+        Exactly one remote owns a ref: the one whose refspec names the longest
+        part of it. ``refs/remotes/origin/mirror/x`` belongs to a remote named
+        ``origin/mirror`` (``refs/remotes/origin/mirror/*``), not to ``origin``
+        (``refs/remotes/origin/*``), whose namespace merely contains it. Two
+        remotes that map a ref equally closely leave it owned by neither.
+        """
+        best: list[tuple[int, Remote, str]] = []
         for remote in self.remotes.values():
             for spec in remote.fetch:
-                source = _reverse(spec, tracking_ref)
-                if source is not None:
-                    return remote, source
-        return None
+                found = _reverse(spec, tracking_ref)
+                if found is not None:
+                    best.append((found[1], remote, found[0]))
+        if not best:
+            return None
+        best.sort(key=lambda item: -item[0])
+        closest = [item for item in best if item[0] == best[0][0]]
+        if len({item[1].name for item in closest}) > 1:
+            return None
+        return closest[0][1], closest[0][2]
 
     def of_remote(self, remote: Remote) -> dict[str, str]:
         return {ref: sha for ref, sha in self.tips.items() if self._owned_by(ref, remote)}
@@ -74,46 +95,74 @@ class Refs:
 
 def read_refs(git: Git) -> Refs:
     config = git.run(
-        "config", "-z", "--get-regexp", r"^(remote\.|extensions\.refstorage)", ok_codes=(0, 1)
+        "config",
+        "-z",
+        "--get-regexp",
+        r"^(remote\.|remotes\.|extensions\.refstorage)",
+        ok_codes=(0, 1),
     )
     remotes: dict[str, dict[str, list[str]]] = {}
+    groups: dict[str, tuple[str, ...]] = {}
     backend = "files"
     for item in config.decode("utf-8", "surrogateescape").split("\0"):
         key, _, value = item.partition("\n")
         if key.lower() == "extensions.refstorage":
             backend = value.strip().lower()
             continue
+        if key.startswith("remotes."):
+            groups[key.removeprefix("remotes.")] = tuple(value.split())
+            continue
         name, dot, var = key.removeprefix("remote.").rpartition(".")
-        if dot and var in ("url", "fetch"):
-            remotes.setdefault(name, {"url": [], "fetch": []})[var].append(value)
-    tips = {}
+        if dot and var in ("url", "fetch", "pushurl"):
+            remotes.setdefault(name, {"url": [], "fetch": [], "pushurl": []})[var].append(value)
+    tips, symrefs = {}, {}
     listing = git.text(
         "for-each-ref", "--format=%(objectname) %(symref) %(refname)", "refs/remotes/"
     )
     for line in listing.splitlines():
         sha, symref, ref = line.split(" ", 2)
-        if not symref:
+        if symref:
+            symrefs[ref] = symref
+        else:
             tips[ref] = sha
     found = {
-        name: Remote(name, v["url"][-1] if v["url"] else None, tuple(v["fetch"]))
+        name: Remote(
+            name, v["url"][-1] if v["url"] else None, tuple(v["fetch"]), tuple(v["pushurl"])
+        )
         for name, v in remotes.items()
     }
-    return Refs(found, tips, backend == "files")
+    return Refs(found, tips, backend == "files", symrefs, groups)
 
 
-def _reverse(spec: str, tracking_ref: str) -> str | None:
-    """The source of ``tracking_ref`` under refspec ``spec`` (``+src:dst``), if it maps."""
+def _reverse(spec: str, tracking_ref: str) -> tuple[str, int] | None:
+    """The source of ``tracking_ref`` under refspec ``spec`` (``+src:dst``), if it maps,
+    and how much of ``tracking_ref`` the refspec names (an exact name beats a pattern)."""
     spec = spec.removeprefix("+")
     if spec.startswith("^") or ":" not in spec:
         return None
     src, dst = spec.split(":", 1)
     if "*" not in dst:
-        return src if dst == tracking_ref else None
+        return (src, len(dst) + 1) if dst == tracking_ref else None
     before, after = dst.split("*", 1)
     if not (tracking_ref.startswith(before) and tracking_ref.endswith(after)):
         return None
     middle = tracking_ref[len(before) : len(tracking_ref) - len(after)]
-    return src.replace("*", middle, 1) if middle else None
+    return (src.replace("*", middle, 1), len(before) + len(after)) if middle else None
+
+
+def forward(spec: str, remote_ref: str) -> str | None:
+    """Where refspec ``spec`` stores the remote's ``remote_ref`` (its remote-tracking ref)."""
+    spec = spec.removeprefix("+")
+    if spec.startswith("^") or ":" not in spec:
+        return None
+    src, dst = spec.split(":", 1)
+    if "*" not in src:
+        return dst if src == remote_ref and "*" not in dst else None
+    before, after = src.split("*", 1)
+    if not (remote_ref.startswith(before) and remote_ref.endswith(after)):
+        return None
+    middle = remote_ref[len(before) : len(remote_ref) - len(after)]
+    return dst.replace("*", middle, 1) if middle and "*" in dst else None
 
 
 def reflog_file(common_dir: Path, ref: str) -> Path:

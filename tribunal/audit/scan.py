@@ -20,7 +20,7 @@ from pathlib import Path
 from tribunal.audit import evidence
 from tribunal.audit.context import Context, immediate_how, lazy_how
 from tribunal.audit.log import append, locked, log_path, records
-from tribunal.audit.record import Blocking, How, Record, RemoteInfo, Who, how_text, utc
+from tribunal.audit.record import Blocking, Found, How, Record, RemoteInfo, Who, how_text, utc
 from tribunal.audit.reflog import (
     Entry,
     Refs,
@@ -32,11 +32,14 @@ from tribunal.audit.reflog import (
     read_refs,
     unaudited,
 )
+from tribunal.audit.remote_state import RemoteState, default_branch, read_state
 from tribunal.audit.state import State, load, save
-from tribunal.gitcmd import Git
+from tribunal.errors import TribunalError
+from tribunal.gitcmd import Git, is_zero
 from tribunal.summary import Summary, public_url
 
 PASSED = "the gate passed this commit, but the pushed change weakens it"
+SET_HEAD = "remote set-head"
 HOOK_LOCK_TIMEOUT = 5.0  # git waits for the hook; the lazy scan catches what it gives up on
 
 
@@ -48,9 +51,10 @@ def lazy_scan(common_dir: Path, git: Git, ctx: Context) -> list[Record]:
         if state is None:
             save(common_dir, baseline(common_dir, git, refs))
             return []
-        positions = {ref: pos for ref, pos in state.positions.items() if ref in refs.tips}
+        watched = [*refs.tips, *_heads(refs)]
+        positions = {ref: pos for ref, pos in state.positions.items() if ref in watched}
         batch: list[Entry] = []
-        for ref in refs.tips:
+        for ref in watched:
             if refs.owner(ref) is None:
                 continue
             size = file_size(common_dir, ref) if refs.files_backend else 0
@@ -63,9 +67,15 @@ def lazy_scan(common_dir: Path, git: Git, ctx: Context) -> list[Record]:
         how = lazy_how(ctx)
         pushes = push_entries(batch)
         found = [_judge(common_dir, git, refs, e, pushes, how, ctx) for e in pushes]
+        found += _set_heads(refs, batch, ctx)
         written = append(common_dir, _new_only(common_dir, found))
         save(common_dir, replace(state, positions=positions))
     return written
+
+
+def _heads(refs: Refs) -> list[str]:
+    """The remotes' ``HEAD`` symrefs, whose reflogs show ``git remote set-head``."""
+    return [ref for ref in refs.symrefs if ref.endswith("/HEAD") and refs.owner(ref) is not None]
 
 
 def record_transaction(
@@ -97,12 +107,106 @@ def record_transaction(
     return written
 
 
+def record_written(
+    common_dir: Path, git: Git, writes: Sequence[tuple[str, str, str]], command: str
+) -> list[Record]:
+    """Records of remote-tracking refs (``(old, new, ref)``) that ``command`` wrote locally:
+    not a fetch from their remote or a push to it. Their values are then no evidence of
+    what the remote has (``remote_state``)."""
+    refs = read_refs(git)
+    who = _committer(git)
+    found: list[Record | None] = []
+    for old, new, ref in writes:
+        owner = refs.owner(ref)
+        if owner is None:
+            continue
+        remote, remote_ref = owner
+        if is_zero(new):
+            detail = (
+                f"{ref} was deleted by `{command}`, not by a fetch from {remote.name}: "
+                f"the gate no longer knows what {remote.name} has there"
+            )
+        else:
+            detail = (
+                f"{ref} was written by `{command}`, not by a fetch from {remote.name} or a "
+                f"push to it: its value is no evidence of what {remote.name} has"
+            )
+        found.append(
+            _local(ref, remote, remote_ref, old, new, ["tracking-ref-written"], detail, who)
+        )
+    with locked(common_dir, HOOK_LOCK_TIMEOUT):
+        return append(common_dir, _new_only(common_dir, found))
+
+
+def _local(
+    ref: str,
+    remote: Remote,
+    remote_ref: str | None,
+    old: str | None,
+    new: str,
+    how: list[How],
+    detail: str,
+    who: Who,
+    found: Found = "reference-transaction",
+) -> Record:
+    return Record(
+        time=utc(),
+        found=found,
+        user=who,
+        host=socket.gethostname(),
+        remote=RemoteInfo(name=remote.name, url=public_url(remote.url)),
+        remote_ref=remote_ref,
+        tracking_ref=ref,
+        old=None if not old or is_zero(old) else old,
+        new=new,
+        how=how,
+        detail=detail,
+    )
+
+
+def _committer(git: Git) -> Who:
+    """Who is writing: git's committer identity (``Name <email> time zone``)."""
+    ident = git.text("var", "GIT_COMMITTER_IDENT", ok_codes=(0, 128))
+    name, _, rest = ident.partition(" <")
+    return Who(name=name.strip(), email=rest.partition(">")[0])
+
+
+def _set_heads(refs: Refs, batch: Sequence[Entry], ctx: Context) -> list[Record | None]:
+    """``git remote set-head`` entries: the remote's default branch chosen locally."""
+    out: list[Record | None] = []
+    for entry in batch:
+        owner = refs.owner(entry.ref)
+        if owner is None or not entry.message.startswith(SET_HEAD):
+            continue
+        detail = (
+            f"`git remote set-head` pointed {entry.ref} at a branch chosen here, not by "
+            f"{owner[0].name}: the gate reads {owner[0].name}'s config from its main or "
+            "master first"
+        )
+        who = Who(name=entry.name, email=entry.email)
+        new = entry.new or ""
+        out.append(
+            _local(
+                entry.ref,
+                owner[0],
+                None,
+                entry.old,
+                new,
+                ["default-branch-set"],
+                detail,
+                who,
+                ctx.found,
+            )
+        )
+    return out
+
+
 def baseline(
     common_dir: Path, git: Git, refs: Refs, leave_last: frozenset[str] = frozenset()
 ) -> State:
     """Every existing entry counts as audited (the ones in ``leave_last`` but their newest)."""
     positions = {}
-    for ref in refs.tips:
+    for ref in [*refs.tips, *_heads(refs)]:
         every = entries(git, common_dir, ref, refs.files_backend)
         size = file_size(common_dir, ref) if refs.files_backend else 0
         if ref in leave_last and every:
@@ -122,6 +226,8 @@ def note_once(common_dir: Path, notice: str) -> bool:
 
 
 def warning_line(record: Record, common_dir: Path) -> str:
+    if record.is_local:
+        return f"tribunal: ⚠ {record.detail}; recorded in {log_path(common_dir)}"
     where = f"{record.remote.name} {_short(record.remote_ref or record.tracking_ref)}"
     what = "past the gate" if record.is_bypass else "and it weakens the gate"
     return (
@@ -139,17 +245,30 @@ def _judge(
     how: tuple[list[How], str],
     ctx: Context,
 ) -> Record | None:
-    """The record ``entry`` calls for, if any."""
+    """The record ``entry`` calls for, if any.
+
+    A passing summary excuses the push only when it was made for this push: for
+    this commit and remote, from the range base the gate would have used (the
+    remote's old value, or the boundary with what the remote had), under the
+    config in force. A summary made for another range, remote or config
+    (``tribunal verify-pushes`` on a later commit alone, say) is no evidence.
+    """
     owner = refs.owner(entry.ref)
     if owner is None or entry.new is None:
         return None
     remote, remote_ref = owner
-    verdicts = evidence.summaries_for(common_dir, entry.new)
-    if verdicts.passing:
-        return _weakening(entry, remote, remote_ref, *verdicts.passing[0], ctx)
-    excludes = _excludes(refs.of_remote(remote), entry, batch)
+    state = read_state(git, common_dir, refs, remote)
+    tips = {t.ref: t.tip for t in state.tracked.values() if t.evidence or t.ref == entry.ref}
+    excludes = _excludes(tips, entry, batch)
     if not evidence.brings_new_commits(git, entry.new, excludes):
         return None
+    verdicts = evidence.summaries_for(common_dir, entry.new)
+    made_for = evidence.Push(
+        remote.name, _bases(git, state, entry, excludes), _digests(git, state, entry, batch)
+    )
+    passing = [item for item in verdicts.passing if made_for.matches(item[1])]
+    if passing:
+        return _weakening(entry, remote, remote_ref, *passing[0], ctx)
     kinds, detail = list(how[0]), how[1]
     if not verdicts.failing:
         return _record(entry, remote, remote_ref, kinds, detail, [], None, ctx)
@@ -158,6 +277,43 @@ def _judge(
     kinds += ["failing-summary", *evidence.note_kinds(notes)]
     findings = evidence.blocking(summary) + evidence.notes_as_findings(notes)
     return _record(entry, remote, remote_ref, kinds, detail, findings, path, ctx)
+
+
+def _bases(git: Git, state: RemoteState, entry: Entry, excludes: list[str]) -> set[str | None]:
+    """The range bases the gate would have used for ``entry``'s push."""
+    from tribunal.hooks.ranges import plan_range
+
+    assert entry.new is not None
+    bases: set[str | None] = {entry.old} if entry.old else set()
+    plan = plan_range(git, entry.new, excludes)
+    if plan is not None:
+        bases.add(plan.base)
+    default = default_branch(git, state)
+    if entry.old is None and default is not None and default.fetched is not None:
+        fork = git.text("merge-base", entry.new, default.fetched, ok_codes=(0, 1))
+        plan = plan_range(git, entry.new, [fork] if fork else [])
+        if plan is not None:
+            bases.add(plan.base)
+    return bases
+
+
+def _digests(git: Git, state: RemoteState, entry: Entry, batch: Sequence[Entry]) -> set[str]:
+    """The config digests in force for ``entry``'s push: the default branch's config as
+    last fetched, or as it was before this push moved it."""
+    from tribunal.hooks.trust import config_at
+
+    default = default_branch(git, state)
+    commits: set[str | None] = {default.fetched if default is not None else None}
+    if default is not None:
+        moved = [e for e in (entry, *batch) if e.ref == default.ref and e.when == entry.when]
+        commits |= {e.old for e in moved}
+    digests = set()
+    for commit in commits:
+        try:
+            digests.add(config_at(git, commit).digest)
+        except TribunalError:
+            continue
+    return digests
 
 
 def _weakening(

@@ -40,6 +40,7 @@ def add_parser(sub: Any, epilog: str) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
+    from tribunal.audit.remote_state import state_for
     from tribunal.hooks.convene import Target
     from tribunal.hooks.prepush import judge
     from tribunal.hooks.pushinfo import PushedRef
@@ -49,8 +50,9 @@ def run(ns: argparse.Namespace) -> int:
     with repo.git() as git:
         head, local_ref, remote, remote_ref = _resolve(git, ns.ref, ns.remote)
         url = git.text("config", "--get", f"remote.{remote}.url", ok_codes=(0, 1)) if remote else ""
-        target = Target(PushedRef(local_ref, head, remote_ref, None), remote, url or None)
-        passed = judge(repo, git, target, sys.stdout)
+        state = state_for(git, repo.common_dir, remote, url or None) if remote else None
+        ref = PushedRef(local_ref, head, remote_ref, None)  # the remote's value: its tracking ref
+        passed = judge(repo, git, Target(ref, remote, url or None, state), sys.stdout)
     return ExitCode.OK if passed else ExitCode.CONTRADICTED
 
 

@@ -26,8 +26,9 @@ written by `tribunal install` call these; you rarely need to.
                the commit on a CONTRADICTED finding
   pre-push     convene every pushed ref on a throwaway worktree, write
                summary.json, and reject the push unless it shows a unanimous
-               verified pass (with plain git: REMOTE URL arguments and the
-               ref lines on stdin; under pre-commit: the PRE_COMMIT_* variables)
+               verified pass (with plain git, --plain: REMOTE URL arguments and
+               the ref lines on stdin; under pre-commit: the PRE_COMMIT_*
+               variables)
   reference-transaction
                record pushes whose commit got past the gate in the
                weakened-gate log (see `tribunal audit`); always exits 0
@@ -59,6 +60,11 @@ def add_parser(sub: Any, epilog: str) -> None:
     pre_commit.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     pre_commit.set_defaults(func=run_pre_commit)
     pre_push = hooks.add_parser("pre-push", help="convene the pushed refs and gate the push")
+    pre_push.add_argument(
+        "--plain",
+        action="store_true",
+        help="called by a plain git hook (`tribunal install`): the pushed refs come on stdin",
+    )
     pre_push.add_argument("git_args", nargs="*", metavar="REMOTE URL", help="as git passes them")
     pre_push.set_defaults(func=run_pre_push)
     ref_tx = hooks.add_parser(
@@ -79,7 +85,7 @@ def run_pre_push(ns: argparse.Namespace) -> int:
     def body() -> int:
         from tribunal.hooks.prepush import run_pre_push as run
 
-        return run(Path.cwd(), list(ns.git_args), sys.stdin, os.environ, sys.stdout)
+        return run(Path.cwd(), list(ns.git_args), sys.stdin, os.environ, sys.stdout, plain=ns.plain)
 
     return fail_closed("pre-push", body)
 

@@ -148,7 +148,7 @@ def _plans(git: Git, base: str, head: str, each: bool) -> list[RangePlan]:
     from tribunal.hooks.ranges import RangePlan, plan_range
 
     if not each:
-        whole = plan_range(git, head, None, base)
+        whole = plan_range(git, head, [base])
         return [whole] if whole is not None else []
     listing = git.text(
         "rev-list",
