@@ -35,6 +35,7 @@ class TrustedConfig:
     source: str  # for people: where the config came from
     commit: str | None  # the commit it was read from; None for built-in defaults
     notes: tuple[Finding, ...] = ()  # the pushed config's weakenings, never blocking
+    layout: Config | None = None  # ``config`` with the pushed layout keys, when they differ
 
 
 def trusted_config(git: Git, head: str, state: RemoteState | None) -> TrustedConfig:
@@ -95,9 +96,21 @@ def trusted_config_at(
         source = f"{name} ({label or anchor})"
     pushed_blob = _blob(git, head)
     notes: tuple[Finding, ...] = ()
+    layout = None
     if pushed_blob is not None and pushed_blob != trusted_blob:
         notes = tuple(_judge_pushed(config, pushed_blob, head, anchor))
-    return TrustedConfig(config, source, at, notes)
+        layout = _pushed_layout(config, pushed_blob, head)
+    return TrustedConfig(config, source, at, notes, layout)
+
+
+def _pushed_layout(trusted: Config, blob: bytes, head: str) -> Config | None:
+    from tribunal.hooks.layout import layout_config
+
+    try:
+        pushed = parse_config(_text(blob), f"{CONFIG_NAME} at {head[:12]}")
+    except ConfigError:
+        return None
+    return layout_config(trusted, pushed)
 
 
 def config_at(git: Git, commit: str | None) -> Config:

@@ -14,11 +14,13 @@ def gate_lines(label: str, convened: Convened, result: GateResult) -> list[str]:
     sha = convened.expected.commit[:12]
     summary = result.summary
     reused = ", from an earlier run" if convened.reused else ""
+    config = [f"  config: {summary.config.source}"] if summary is not None else []
     if result.passed and summary is not None:
         count = len(summary.members)
         head = f"tribunal: ✓ {label} ({sha}): unanimous pass from {count} lenses{reused}"
-        return [head, *_notes(summary, convened.expected.strict)]
-    lines = [f"tribunal: ✗ push of {label} ({sha}) rejected{reused}"]
+        return [head, *config, *_range_notes(summary), *_notes(summary, convened.expected.strict)]
+    lines = [f"tribunal: ✗ push of {label} ({sha}) rejected{reused}", *config]
+    lines += _range_notes(summary) if summary is not None else []
     if summary is None or not result.blocking:
         lines += [f"  {reason}" for reason in result.reasons]
     if summary is not None:
@@ -28,6 +30,11 @@ def gate_lines(label: str, convened: Convened, result: GateResult) -> list[str]:
         lines += _notes(summary, convened.expected.strict)
     lines.append(f"  summary: {convened.path}")
     return lines
+
+
+def _range_notes(summary: Summary) -> list[str]:
+    """What the range says about itself (judged from a merge base, a shallow cut...)."""
+    return [f"  range: {note}" for note in summary.range.notes]
 
 
 def _member_lines(member: MemberRecord, strict: bool) -> list[str]:

@@ -247,7 +247,7 @@ def _judge(
         None,
     )
     if tip in written:
-        why = "its value was written locally (recorded by the reference-transaction hook)"
+        why = "the reference-transaction hook recorded its value as written locally"
         return Tracked(ref, tip, False, why, fetched)
     if not log:
         return Tracked(ref, tip, True, "no reflog (as `git clone` writes it)", tip)

@@ -44,13 +44,13 @@ HOOK_LOCK_TIMEOUT = 5.0  # git waits for the hook; the lazy scan catches what it
 
 
 def lazy_scan(common_dir: Path, git: Git, ctx: Context) -> list[Record]:
-    """Record every unaudited push entry; the first run only takes the baseline."""
+    """Record every unaudited push entry (the first run takes the existing ones as its
+    baseline) and every `git remote set-head` since the clone."""
     with locked(common_dir):
         refs = read_refs(git)
         state = load(common_dir)
-        if state is None:
-            save(common_dir, baseline(common_dir, git, refs))
-            return []
+        if state is None:  # the baseline: earlier pushes are taken as they are
+            state = baseline(common_dir, git, refs)
         watched = [*refs.tips, *_heads(refs)]
         positions = {ref: pos for ref, pos in state.positions.items() if ref in watched}
         batch: list[Entry] = []
@@ -204,9 +204,11 @@ def _set_heads(refs: Refs, batch: Sequence[Entry], ctx: Context) -> list[Record 
 def baseline(
     common_dir: Path, git: Git, refs: Refs, leave_last: frozenset[str] = frozenset()
 ) -> State:
-    """Every existing entry counts as audited (the ones in ``leave_last`` but their newest)."""
+    """Every existing entry counts as audited (the ones in ``leave_last`` but their newest);
+    not the remotes' ``HEAD`` entries, where a ``git remote set-head`` since the clone
+    is recorded whenever it happened."""
     positions = {}
-    for ref in [*refs.tips, *_heads(refs)]:
+    for ref in refs.tips:
         every = entries(git, common_dir, ref, refs.files_backend)
         size = file_size(common_dir, ref) if refs.files_backend else 0
         if ref in leave_last and every:
