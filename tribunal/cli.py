@@ -82,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tribunal {__version__}")
         return ExitCode.OK
     _tolerate_unencodable_output()
+    from tribunal.safeout import protect
+
+    protect()  # from here on, what happens to the output never changes the exit status
     try:
         parser = build_parser(args[0] if args else None)
         ns = parser.parse_args(args)
@@ -96,9 +99,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
         return _fail("interrupted", ExitCode.INTERRUPTED)
-    except BrokenPipeError:
-        silence_stdout()
-        return ExitCode.OK
     except Exception as exc:
         return _internal_error(exc)
 
@@ -133,11 +133,3 @@ def _internal_error(exc: BaseException) -> int:
         file=sys.stderr,
     )
     return ExitCode.INTERNAL
-
-
-def silence_stdout() -> None:
-    """After a closed pipe (``tribunal check | head``), keep Python quiet at exit."""
-    import os
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())

@@ -234,17 +234,10 @@ def _write(path: Path, text: str) -> None:
 
 
 def _emit(text: str) -> None:
-    """Write the report; a reader that went away (``| head -1``) is not an error.
-
-    The exit code still reflects the findings, so a gate in a pipeline holds.
-    """
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        from tribunal.cli import silence_stdout
-
-        silence_stdout()
+    """Write the report; a reader that went away (``| head -1``) is not an error
+    (``tribunal.safeout``): the exit code still reflects the findings."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def exit_code(report: Report, *, hard_fail: bool, strict: bool = False) -> int:
