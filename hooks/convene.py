@@ -51,6 +51,7 @@ from tribunal.summary import (
     RemoteRecord,
     Summary,
     SummaryError,
+    SummaryUnauthentic,
     TimingRecord,
     ToolRecord,
     load,
@@ -123,7 +124,7 @@ def convene_planned(
     name = summary_key(rng.base, head, expected.config_digest, __version__, target.remote_name)
     path = summary_path(repo.common_dir, name)
     runs_code = any(p.lens.kind == "suite" for p in plans)
-    if not runs_code and _reusable(path, key, expected):
+    if not runs_code and _reusable(repo, git, target, path, key, expected):
         return Convened(path, expected, key, True)
     progress.say(f"convening {target.ref.local_ref or head[:12]} ({len(plans)} lenses)")
     summary = _convene_fresh(repo, git, target, rng, trusted, plans, progress, council)
@@ -131,15 +132,34 @@ def convene_planned(
     return Convened(path, expected, key, False)
 
 
-def _reusable(path: Path, key: bytes, expected: Expectation) -> bool:
+def _reusable(
+    repo: Repo, git: Git, target: Target, path: Path, key: bytes, expected: Expectation
+) -> bool:
     if not path.exists():
         return False
     try:
         summary = load(path, key)
     except SummaryError as exc:
         print(f"tribunal: ignoring a cached summary: {exc}; convening again", file=sys.stderr)
+        if isinstance(exc, SummaryUnauthentic):
+            log_unauthentic(repo, git, path, expected.commit, target)
         return False
     return not mismatches(summary, expected) and all(m.verdict != "ERROR" for m in summary.members)
+
+
+def log_unauthentic(repo: Repo, git: Git, path: Path, commit: str, target: Target) -> None:
+    """Write a summary that failed authentication to the weakened-gate log, and say so."""
+    from tribunal.audit.scan import record_unauthentic, warning_line
+
+    try:
+        written = record_unauthentic(
+            repo.common_dir, git, path, commit, target.remote_name, target.ref.remote_ref
+        )
+    except Exception as exc:  # the gate goes on; only the record is lost
+        print(f"tribunal: could not log the unauthenticated summary: {exc}", file=sys.stderr)
+        return
+    for record in written:
+        print(warning_line(record, repo.common_dir), file=sys.stderr)
 
 
 def _convene_fresh(

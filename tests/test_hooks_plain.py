@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests import hookscenarios as sc
+from tests.audittools import log_records
 from tests.gitrepo import GitRepo
 from tests.hooktools import GOOD_TEST, UserRepo, state
 from tribunal.hooks.progress import Progress
@@ -270,6 +271,25 @@ def test_a_tampered_cached_summary_is_ignored_and_convened_again(user: UserRepo)
         result
     ) and "does not authenticate" in sc.output(result)
     assert sc.only_summary(user, sha).gate.decision == "reject"
+    [record] = [r for r in log_records(user) if r["how"] == ["summary-unauthenticated"]]
+    assert record["new"] == sha and record["summary"] == str(path)
+    assert f"tribunal: ⚠ {path} does not authenticate" in sc.output(result)
+
+
+def test_convene_by_hand_says_when_the_remote_has_every_commit(user: UserRepo) -> None:
+    result = user.repo.tribunal("convene", "--ref", "main", env=user.env)
+    assert result.code == 0
+    assert "tribunal: refs/heads/main: origin already has every commit; nothing to judge" in (
+        result.stdout
+    )
+
+
+def test_audit_outside_a_repository_says_so(tmp_path: Path) -> None:
+    nowhere = tmp_path / "nowhere"
+    nowhere.mkdir()
+    result = GitRepo(nowhere).tribunal("audit")
+    assert result.code == 2
+    assert result.stderr == f"tribunal: error: {nowhere}: not inside a git repository\n"
 
 
 def test_the_convene_time_budget_turns_an_overrun_into_error(user: UserRepo) -> None:

@@ -18,6 +18,7 @@ from tribunal.summary import (
     load,
     public_url,
     schema_text,
+    sign,
     summary_key,
     summary_path,
     summary_paths,
@@ -99,6 +100,37 @@ def test_the_user_key_lives_outside_the_repository_and_is_private(tmp_path: Path
     assert [p.name for p in path.parent.iterdir()] == ["key"]
 
 
+def test_keys_are_bytes_never_decoded_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two non-ASCII keys of equal length used to decode to the same replacement text."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    (tmp_path / "tribunal").mkdir()
+    path = tmp_path / "tribunal" / "key"
+    macs = []
+    for key in ("é" * 40, "ü" * 40):
+        path.write_bytes(key.encode("utf-8") + b"\n")
+        path.chmod(0o600)
+        assert user_key() == key.encode("utf-8")
+        macs.append(sign(summary(), user_key()).auth)
+    assert macs[0] != macs[1]
+    path.write_bytes(b"a" * 64 + b"\n")
+    assert user_key() == b"a" * 64  # a key written by an earlier version reads the same
+
+
+def test_a_key_others_can_read_is_used_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    key = user_key()
+    assert capsys.readouterr().err == ""
+    key_file().chmod(0o644)
+    assert user_key() == key and user_key() == key
+    err = capsys.readouterr().err
+    assert err.count("can be read by other users (mode 644)") == 1  # once per process
+    assert f"chmod 600 {key_file()}" in err
+
+
 def test_a_damaged_key_is_an_error_not_a_weak_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -117,6 +149,9 @@ def test_a_damaged_key_is_an_error_not_a_weak_key(
         ("ssh://git@example.com/r.git", "ssh://example.com/r.git"),
         ("git@example.com:r.git", "git@example.com:r.git"),
         ("../remote.git", "../remote.git"),
+        ("https://example.com/r.git?access_token=s3cret", "https://example.com/r.git"),
+        ("https://h.example/g/r.git?private_token=s3cret&x=1#frag", "https://h.example/g/r.git"),
+        ("https://u:p@example.com/r.git?token=t", "https://example.com/r.git"),
         (None, None),
     ],
 )

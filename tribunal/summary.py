@@ -39,6 +39,11 @@ class SummaryError(TribunalError):
     """A summary that cannot be trusted: missing, malformed, invalid or unauthenticated."""
 
 
+class SummaryUnauthentic(SummaryError):
+    """A well-formed summary whose MAC does not match: edited, or made with another key.
+    Ignored like any untrusted summary, and logged (``tribunal audit``)."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -208,7 +213,9 @@ def load(path: Path, key: bytes) -> Summary:
         where = ".".join(str(p) for p in first["loc"]) or "(top level)"
         raise SummaryError(f"{path}: not a valid summary: {where}: {first['msg']}") from None
     if not authentic(data, key):
-        raise SummaryError(f"{path}: does not authenticate (edited, or made with another key)")
+        raise SummaryUnauthentic(
+            f"{path}: does not authenticate (edited, or made with another key)"
+        )
     return summary
 
 
@@ -244,16 +251,34 @@ def key_file() -> Path:
     return Path(base) / "tribunal" / "key"
 
 
+_WARNED: set[Path] = set()
+
+
 def user_key() -> bytes:
-    """The per-user HMAC key, created (mode 0600) on first use; never inside a repository."""
+    """The per-user HMAC key, created (mode 0600) on first use; never inside a repository.
+
+    A key that other users can read is still used (refusing it would block every
+    push), with a warning: whoever reads it can sign summaries of their own.
+    """
     path = key_file()
     try:
         if not path.exists():
             _create_key(path)
-        return _read_key(path)
+        key = _read_key(path)
+        mode = path.stat().st_mode & 0o777
     except OSError as exc:
         message = f"cannot create the summary key: {exc.strerror or exc}"
         raise SummaryError(f"{path}: {message}") from None
+    if mode & 0o077 and path not in _WARNED:
+        _WARNED.add(path)
+        import sys
+
+        print(
+            f"tribunal: warning: {path} can be read by other users (mode {mode:03o}): "
+            f"whoever reads it can sign summaries the gate trusts; `chmod 600 {path}`",
+            file=sys.stderr,
+        )
+    return key
 
 
 def _create_key(path: Path) -> None:
@@ -270,21 +295,23 @@ def _create_key(path: Path) -> None:
 
 
 def _read_key(path: Path) -> bytes:
-    text = path.read_text(encoding="ascii", errors="replace").strip()
-    if len(text) < 32:
+    """The key's bytes as they are (surrounding whitespace aside): never decoded, so two
+    different keys can never read as the same one."""
+    key = path.read_bytes().strip()
+    if len(key) < 32:
         raise SummaryError(f"{path}: the summary key is damaged; delete it to make a new one")
-    return text.encode()
+    return key
 
 
 def public_url(url: str | None) -> str | None:
-    """``url`` without user name or password (``https://token@host/x`` -> ``https://host/x``)."""
+    """``url`` without credentials: no user name or password (``https://token@host/x`` ->
+    ``https://host/x``), and no query or fragment (``?access_token=...``,
+    ``?private_token=...``: git remotes need neither, tokens hide in both)."""
     if not url or "://" not in url:
         return url
     parts = urllib.parse.urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urllib.parse.urlunsplit(parts._replace(netloc=host))
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urllib.parse.urlunsplit(parts._replace(netloc=host, query="", fragment=""))
 
 
 def schema_text() -> str:

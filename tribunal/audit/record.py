@@ -112,6 +112,8 @@ class Record(_Model):
     def key(self) -> tuple[str, ...]:
         """What "already recorded" means: a bypass once per remote and commit, a
         weakening once per commit and kind, a local write once per ref and value."""
+        if "summary-unauthenticated" in self.how:  # every time one is found
+            return ("summary", self.summary or "", self.time)
         if self.is_local:
             return ("local", *sorted(self.how), self.tracking_ref, self.old or "", self.new)
         if self.is_bypass:

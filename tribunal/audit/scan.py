@@ -164,6 +164,31 @@ def _local(
     )
 
 
+def record_unauthentic(
+    common_dir: Path, git: Git, path: Path, commit: str, remote: str | None, ref: str | None
+) -> list[Record]:
+    """A summary that does not authenticate was found (and ignored): log it (DESIGN §7)."""
+    record = Record(
+        time=utc(),
+        found="pre-push",
+        user=_committer(git),
+        host=socket.gethostname(),
+        remote=RemoteInfo(name=remote or "(no remote)"),
+        remote_ref=ref,
+        tracking_ref="",
+        new=commit,
+        old=None,
+        how=["summary-unauthenticated"],
+        detail=(
+            f"{path} does not authenticate (edited, or made with another key): it was "
+            "ignored and the change convened again"
+        ),
+        summary=str(path),
+    )
+    with locked(common_dir):
+        return append(common_dir, [record])
+
+
 def _committer(git: Git) -> Who:
     """Who is writing: git's committer identity (``Name <email> time zone``)."""
     ident = git.text("var", "GIT_COMMITTER_IDENT", ok_codes=(0, 128))
