@@ -86,8 +86,8 @@ def trusted_config_at(
     trusted_blob = _blob(git, commit) if commit else None
     if trusted_blob is None:
         why = f"no {CONFIG_NAME} at {commit[:12]}" if commit else why_none or "no base known"
-        if commit and (label or anchor):
-            why += f", {label or anchor}"
+        if commit and label:
+            why += f", {label}"
         config, source, at = Config(), f"built-in defaults ({why})", None
     else:
         assert commit is not None

@@ -183,8 +183,15 @@ def summary_paths(common_dir: Path, commit: str) -> list[Path]:
 
 
 def write(path: Path, summary: Summary, key: bytes) -> None:
-    """Sign ``summary`` and write it atomically (temporary file, then rename)."""
-    text = json.dumps(_dump(sign(summary, key)), indent=2, ensure_ascii=False) + "\n"
+    """Sign ``summary`` and write it atomically (temporary file, then rename).
+
+    File names that are not UTF-8 are written in git's quoted form
+    (``tribunal.cquote``), before signing, so the file is valid UTF-8 JSON.
+    """
+    from tribunal.cquote import printable_data
+
+    writable = Summary.model_validate(printable_data(_dump(summary)))
+    text = json.dumps(_dump(sign(writable, key)), indent=2, ensure_ascii=False) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, text, fsync=True)

@@ -83,7 +83,7 @@ def append(common_dir: Path, records: Sequence[Record]) -> list[Record]:
             os.write(fd, b"\n")  # a damaged last line; --verify reports it
         written = []
         for record in records:
-            chained = record.model_copy(update={"prev": prev})
+            chained = _writable(record).model_copy(update={"prev": prev})
             line = chained.model_dump_json(by_alias=True).encode()
             os.write(fd, line + b"\n")
             prev = line_hash(line)
@@ -93,6 +93,13 @@ def append(common_dir: Path, records: Sequence[Record]) -> list[Record]:
         os.close(fd)
     _write_head(common_dir, len(lines) + len(written), prev)
     return written
+
+
+def _writable(record: Record) -> Record:
+    """``record`` with names that are not UTF-8 in git's quoted form (``tribunal.cquote``)."""
+    from tribunal.cquote import printable_data
+
+    return Record.model_validate(printable_data(record.model_dump(mode="json", by_alias=True)))
 
 
 def records(common_dir: Path) -> Iterator[tuple[int, Record | None]]:

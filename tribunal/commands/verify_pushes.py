@@ -101,8 +101,10 @@ def run(ns: argparse.Namespace) -> int:
                 _say_commits(result["commits"], ns.format)
             results.append(result)
     if ns.format == "json":
+        from tribunal.cquote import printable_data
+
         doc = {"schema": "tribunal.verify-pushes/1", "base": base, "head": head, "results": results}
-        print(json.dumps(doc, indent=2))
+        print(json.dumps(printable_data(doc), indent=2, ensure_ascii=False))
     elif not results:
         print(f"tribunal: nothing to verify: {head[:12]} adds no commit to {base[:12]}")
     passed = all(r["passed"] for r in results)

@@ -21,12 +21,10 @@ class Span(NamedTuple):
 
 
 def printable(text: str) -> str:
-    """``text`` with undecodable bytes shown as ``\\xNN``: always UTF-8 encodable."""
-    try:
-        raw = text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a surrogate that no undecodable byte made
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return raw.decode("utf-8", "backslashreplace")
+    """``text`` with undecodable bytes as git writes them (``\\377``): UTF-8 encodable."""
+    from tribunal.cquote import printable as escaped
+
+    return escaped(text)
 
 
 def span(finding: Finding) -> Span:

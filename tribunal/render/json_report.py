@@ -7,7 +7,6 @@ The shape is pinned in the design (other tools parse it) and described by
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from tribunal import __version__
@@ -15,8 +14,6 @@ from tribunal.findings import Finding, Report
 from tribunal.render.common import span
 
 SCHEMA_ID = "tribunal.report/1"
-#: Paths from git that are not UTF-8 carry lone surrogates (``surrogateescape``).
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def finding_to_dict(finding: Finding) -> dict[str, Any]:
@@ -72,8 +69,9 @@ def report_to_dict(
 def render(
     report: Report, *, color: bool = False, hard_fail: bool = False, strict: bool = False
 ) -> str:
-    data = report_to_dict(report, hard_fail=hard_fail, strict=strict)
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    # A lone surrogate cannot be written as UTF-8; as a \\uXXXX escape it is
-    # valid JSON that json.loads turns back into the same path.
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
+    from tribunal.cquote import printable_data
+
+    # Names that are not UTF-8 in git's quoted form: never a lone surrogate, which
+    # strict JSON readers reject even as a \\uXXXX escape.
+    data = printable_data(report_to_dict(report, hard_fail=hard_fail, strict=strict))
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
