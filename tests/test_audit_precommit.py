@@ -99,3 +99,33 @@ def test_a_removed_environment_is_survived_and_the_push_found_later(
     [record] = log_records(user)
     assert (record["new"], record["how"], record["found"]) == (sha, ["unknown"], "pre-push")
     assert "how: no passing summary; how the gate was passed is not visible" in audit(user).stdout
+
+
+def test_a_push_whose_commit_removes_the_hook_config_says_so(precommit_user: UserRepo) -> None:
+    """Issue 21, case 5: the "how" names the real cause, not "one ref per push"."""
+    user = precommit_user
+    first_convened_push(user)
+    user.git("checkout", "-q", "-b", "control")
+    user.commit(sc.BAD, "bad")
+    assert sc.push(user, "origin", "control").code != 0  # the control: convened, rejected
+    user.git("checkout", "-q", "-b", "no-config", "main")
+    removed = user.commit({**sc.BAD, ".pre-commit-config.yaml": None}, "bad, config gone")
+    user.env["PRE_COMMIT_ALLOW_NO_CONFIG"] = "1"
+    result = sc.push(user, "origin", "no-config")
+    assert result.code == 0, sc.output(result)  # pre-commit ran nothing
+    [record] = [r for r in log_records(user) if r["new"] == removed]
+    assert record["how"] == ["gate-config-removed"]
+    assert record["detail"] == (
+        "the pushed commit removes .pre-commit-config.yaml, so pre-commit convened nothing "
+        "for this push"
+    )
+    user.git("checkout", "-q", "-b", "no-convene", "main")
+    config = (user.path / ".pre-commit-config.yaml").read_text()
+    lean = config.replace("      - id: tribunal-convene\n", "")
+    dropped = user.commit({**sc.BAD, ".pre-commit-config.yaml": lean}, "bad, convene dropped")
+    result = sc.push(user, "origin", "no-convene")
+    assert result.code == 0, sc.output(result)
+    [record] = [r for r in log_records(user) if r["new"] == dropped]
+    assert record["how"] == ["gate-config-removed"]
+    assert "drops tribunal-convene from .pre-commit-config.yaml" in record["detail"]
+    assert "the pushed change removes tribunal-convene" in audit(user).stdout

@@ -217,3 +217,44 @@ def test_git_dir_from_elsewhere_under_pre_commit_is_not_let_through(
     result = push_from(user, other, "origin", "bad")
     assert result.code != 0, sc.output(result)
     assert user.remote_sha("refs/heads/bad") == ""
+
+
+def test_a_submodule_push_is_judged_by_the_submodules_own_gate(tmp_path: Path) -> None:
+    """Issue 21, case 5: ``push --recurse-submodules=on-demand`` runs ``git push`` in the
+    submodule, and git runs the submodule's own pre-push hook: with the gate installed
+    there, the submodule's commits are judged; without it they are outside the gate
+    (the superproject's gate sees only the pointer change)."""
+    env = {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "protocol.file.allow",
+        "GIT_CONFIG_VALUE_0": "always",
+        "TRIBUNAL_WORKTREE_PARENT": str(tmp_path),
+    }
+    sub_remote, super_remote = tmp_path / "sub.git", tmp_path / "super.git"
+    for bare in (sub_remote, super_remote):
+        subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(bare)], check=True)
+    seed = GitRepo.init(tmp_path / "seed")
+    seed.commit({"lib.py": "x = 1\n"}, "sub init")
+    seed.git("push", "-q", str(sub_remote), "main")
+    top = UserRepo(GitRepo.init(tmp_path / "top"), super_remote, env)
+    top.git("remote", "add", "origin", str(super_remote))
+    top.git("submodule", "add", "-q", str(sub_remote), "sub")
+    top.git("commit", "-q", "-m", "add sub")
+    top.git("push", "-q", "-u", "origin", "main")
+    sub = UserRepo(GitRepo(top.path / "sub"), sub_remote, env)
+    for repo in (top, sub):
+        repo.git("config", "user.name", "Test Author")
+        repo.git("config", "user.email", "author@example.com")
+        sc.install_plain(repo)
+    pushed = top.git("rev-parse", "HEAD")
+    sub.commit(sc.BAD, "bad in the submodule")
+    top.commit({}, "bump sub")
+    result = top.run("push", "--recurse-submodules=on-demand", "origin", "main")
+    assert result.code != 0
+    assert "lens tests: CONTRADICTED" in sc.output(result)
+    assert sub.remote_sha("main") == seed.git("rev-parse", "HEAD")
+    assert top.remote_sha("main") == pushed
+    assert sub.repo.tribunal("uninstall").code == 0  # the control: no gate in the submodule
+    result = top.run("push", "--recurse-submodules=on-demand", "origin", "main")
+    assert result.code == 0, sc.output(result)
+    assert sub.remote_sha("main") == sub.git("rev-parse", "HEAD")  # outside the gate

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tribunal.audit import evidence
-from tribunal.audit.context import Context, immediate_how, lazy_how
+from tribunal.audit.context import Context, hook_config_cause, immediate_how, lazy_how
 from tribunal.audit.log import append, locked, log_path, records
 from tribunal.audit.record import Blocking, Found, How, Record, RemoteInfo, Who, how_text, utc
 from tribunal.audit.reflog import (
@@ -290,13 +290,17 @@ def _judge(
     if not evidence.brings_new_commits(git, entry.new, excludes):
         return None
     verdicts = evidence.summaries_for(common_dir, entry.new)
-    made_for = evidence.Push(
-        remote.name, _bases(git, state, entry, excludes), _digests(git, state, entry, batch)
-    )
+    bases = _bases(git, state, entry, excludes)
+    made_for = evidence.Push(remote.name, bases, _digests(git, state, entry, batch))
     passing = [item for item in verdicts.passing if made_for.matches(item[1])]
     if passing:
         return _weakening(entry, remote, remote_ref, *passing[0], ctx)
     kinds, detail = list(how[0]), how[1]
+    if kinds[0] in ("not-convened", "unknown", "no-gate"):
+        before = entry.old or next((b for b in bases if b is not None), None)
+        cause = hook_config_cause(git, ctx, before, entry.new)
+        if cause is not None:
+            kinds, detail = [*cause[0], *kinds[1:]], cause[1]
     if not verdicts.failing:
         return _record(entry, remote, remote_ref, kinds, detail, [], None, ctx)
     path, summary = verdicts.failing[0]

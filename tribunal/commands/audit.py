@@ -43,7 +43,7 @@ Exit codes: 0 listed (and with --verify, the chain is intact); 1 --verify
 found the chain broken; 2 not in a git repository, or a bad --since.
 """
 
-_RELATIVE = re.compile(r"^(\d+)\s*([smhdw])$")
+_RELATIVE = re.compile(r"^(\d{1,15}) ?([smhdw])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
@@ -87,13 +87,20 @@ def parse_since(text: str) -> datetime:
     relative = _RELATIVE.match(text.strip())
     if relative:
         amount, unit = int(relative.group(1)), _UNITS[relative.group(2)]
-        return datetime.now(UTC) - timedelta(**{unit: amount})
+        try:
+            return datetime.now(UTC) - timedelta(**{unit: amount})
+        except OverflowError:
+            raise UsageError(f"--since {_cut(text)}: too far back (before the year 1)") from None
     try:
         moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
         expected = "expected a date (2026-05-01), a time, or 7d/12h"
-        raise UsageError(f"--since {text}: {expected}") from None
+        raise UsageError(f"--since {_cut(text)}: {expected}") from None
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _cut(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else f"{text[:width]}..."
 
 
 def _scan(repo: Repo) -> None:
