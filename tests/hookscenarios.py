@@ -364,13 +364,23 @@ def push_from_a_linked_worktree(user: UserRepo) -> None:
 
 def pushed_config_weakening(user: UserRepo) -> None:
     set_remote_config(user, "strict: true\n")
-    weakened = "analyzers:\n  assertion-free-test: false\ngenerated-paths: [tests/]\n"
+    weakened = "strict: true\nanalyzers:\n  assertion-free-test: false\n"
     user.commit({"tribunal.yml": weakened, **BAD}, "weaken and sneak")
     result = push(user)
     assert result.code != 0, output(result)
     text = output(result)
     assert "lens tests: CONTRADICTED" in text
     assert "gate weakened by this change: disables analyzer assertion-free-test" in text
+    # generated-paths is a layout key: a finding it would hide is UNVERIFIED, never a
+    # pass by itself (strict blocks it here), and the weakening is reported
+    user.git("reset", "-q", "--hard", "origin/main")
+    user.commit({"tribunal.yml": "strict: true\ngenerated-paths: [tests/]\n", **BAD}, "hide")
+    result = push(user)
+    assert result.code != 0, output(result)
+    text = output(result)
+    assert "lens tests: UNVERIFIED (strict: true)" in text
+    assert "gate weakened by this change: adds generated paths" in text
+    assert "layout keys (python-roots, generated-paths)" in text
     user.git("reset", "-q", "--hard", "origin/main")
     user.commit({"tribunal.yml": "strict: false\n", **GOOD}, "relax")
     result = push(user)
