@@ -95,7 +95,7 @@ def assert_hook_and_convene_work(env: Env, tmp: Path) -> None:
     convene = _run([str(env.tribunal), "convene", "--ref", "HEAD"], repo.path)
     assert convene.returncode == 0, convene.stdout + convene.stderr
     assert "unanimous pass" in convene.stdout
-    assert list((repo.path / ".git" / "tribunal" / "runs").glob("*.json"))
+    assert list((repo.path / ".git" / "tribunal" / "runs").glob("*/summary.json"))
     repo.write({"tests/test_more.py": ASSERTION_FREE_TEST})
     run_git(repo.path, ["add", "-A"], {}, check=True)
     hook = _run([str(env.tribunal), "hook", "pre-commit"], repo.path)
