@@ -23,12 +23,10 @@ from tests.hooktools import GOOD_TEST, UserRepo
 framework = test_hooks_precommit.framework
 
 
-@pytest.fixture(params=["plain", "pre-commit"])
+@pytest.fixture(params=test_hooks_precommit.KINDS)
 def user(request: pytest.FixtureRequest, tmp_path: Path) -> UserRepo:
-    if request.param == "plain":
-        user = sc.make_user(tmp_path, sc.install_plain)
-    else:
-        user = test_hooks_precommit.framework_user(tmp_path, request.getfixturevalue("framework"))
+    user = test_hooks_precommit.user_of_kind(request.param, request, tmp_path)
+    if request.param == "pre-commit":
         user.commit({"tests/test_first.py": GOOD_TEST}, "first convened push")
         assert sc.push(user).code == 0  # installs the reference-transaction hook
     return user

@@ -29,11 +29,9 @@ SUPPRESSED = {
 }
 
 
-@pytest.fixture(params=["plain", "pre-commit"])
+@pytest.fixture(params=test_hooks_precommit.KINDS)
 def user(request: pytest.FixtureRequest, tmp_path: Path) -> UserRepo:
-    if request.param == "plain":
-        return sc.make_user(tmp_path, sc.install_plain)
-    return test_hooks_precommit.framework_user(tmp_path, request.getfixturevalue("framework"))
+    return test_hooks_precommit.user_of_kind(request.param, request, tmp_path)
 
 
 def strict_remote(user: UserRepo) -> str:

@@ -71,16 +71,14 @@ TRICKS: dict[str, tuple[Trick, bool]] = {  # trick, and whether it is itself a r
 }
 
 
-@pytest.fixture(params=["plain", "pre-commit"])
+@pytest.fixture(params=test_hooks_precommit.KINDS)
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
 @pytest.fixture
 def user(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> UserRepo:
-    if kind == "plain":
-        return sc.make_user(tmp_path, sc.install_plain)
-    return test_hooks_precommit.framework_user(tmp_path, request.getfixturevalue("framework"))
+    return test_hooks_precommit.user_of_kind(kind, request, tmp_path)
 
 
 def tracking(user: UserRepo) -> dict[str, str]:

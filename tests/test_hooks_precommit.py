@@ -119,6 +119,18 @@ def framework_user(tmp_path: Path, framework: dict[str, str]) -> UserRepo:
     return sc.make_user(tmp_path, installer(framework), env)
 
 
+#: The two ways the hooks are installed; tests that run both parametrize over these.
+KINDS = ("plain", "pre-commit")
+
+
+def user_of_kind(kind: str, request: pytest.FixtureRequest, tmp_path: Path) -> UserRepo:
+    """A user repository with the hooks installed the ``kind`` way (one of ``KINDS``); the
+    framework's environment is built (once per session) only when a pre-commit case runs."""
+    if kind == "plain":
+        return sc.make_user(tmp_path, sc.install_plain)
+    return framework_user(tmp_path, request.getfixturevalue("framework"))
+
+
 @pytest.fixture
 def user(tmp_path: Path, framework: dict[str, str]) -> UserRepo:
     return framework_user(tmp_path, framework)
