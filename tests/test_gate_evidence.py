@@ -111,6 +111,16 @@ def test_a_remote_tracking_ref_written_locally_is_no_evidence(
         assert r"written by `git " in written[0]["detail"]
     else:
         assert written == []
+    # the audit reads the same evidence: pushed past the gate, the commit is recorded
+    assert user.run("push", "-q", "--no-verify", "origin", "main").code == 0
+    bypass = [
+        r
+        for r in log_records(user)
+        if r["new"] == bad and r["remote"]["name"] == "origin" and r not in written
+    ]
+    assert [(r["tracking_ref"], r["how"][0]) for r in bypass] == [
+        ("refs/remotes/origin/main", "no-verify")
+    ]
 
 
 def test_a_push_whose_remote_value_is_known_judges_only_the_new_commits(user: UserRepo) -> None:
