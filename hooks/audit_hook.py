@@ -85,9 +85,9 @@ def _record_written(
     """A command that is not a push wrote remote-tracking refs: record the ones it did not
     fetch from their own remote (``remote`` subcommands manage the namespace: their
     reflog entries are no evidence, and nothing is recorded for them)."""
+    from tribunal.audit.local import record_written
     from tribunal.audit.reflog import read_refs
     from tribunal.audit.remote_state import fetch_source, from_remote
-    from tribunal.audit.scan import record_written
 
     if sub == "remote":
         return

@@ -149,7 +149,8 @@ def _reusable(
 
 def log_unauthentic(repo: Repo, git: Git, path: Path, commit: str, target: Target) -> None:
     """Write a summary that failed authentication to the weakened-gate log, and say so."""
-    from tribunal.audit.scan import record_unauthentic, warning_line
+    from tribunal.audit.local import record_unauthentic
+    from tribunal.audit.scan import warning_line
 
     try:
         written = record_unauthentic(

@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,3 +171,14 @@ def _read_head(common_dir: Path) -> tuple[int, str] | None:
         return int(data["count"]), str(data["last"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def new_only(common_dir: Path, found: Iterable[Record | None]) -> list[Record]:
+    """``found`` without what the log (or an earlier record of this batch) already covers."""
+    seen = {record.key() for _, record in records(common_dir) if record is not None}
+    out = []
+    for record in found:
+        if record is not None and record.key() not in seen:
+            seen.add(record.key())
+            out.append(record)
+    return out

@@ -13,14 +13,15 @@ suppressions) becomes a record of that kind.
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from tribunal.audit import evidence
 from tribunal.audit.context import Context, hook_config_cause, immediate_how, lazy_how
-from tribunal.audit.log import append, locked, log_path, records
-from tribunal.audit.record import Blocking, Found, How, Record, RemoteInfo, Who, how_text, utc
+from tribunal.audit.local import HOOK_LOCK_TIMEOUT, set_heads
+from tribunal.audit.log import append, locked, log_path, new_only
+from tribunal.audit.record import Blocking, How, Record, RemoteInfo, Who, how_text, utc
 from tribunal.audit.reflog import (
     Entry,
     Refs,
@@ -35,12 +36,10 @@ from tribunal.audit.reflog import (
 from tribunal.audit.remote_state import RemoteState, default_branch, read_state
 from tribunal.audit.state import State, load, save
 from tribunal.errors import TribunalError
-from tribunal.gitcmd import Git, is_zero
+from tribunal.gitcmd import Git
 from tribunal.summary import Summary, public_url
 
 PASSED = "the gate passed this commit, but the pushed change weakens it"
-SET_HEAD = "remote set-head"
-HOOK_LOCK_TIMEOUT = 5.0  # git waits for the hook; the lazy scan catches what it gives up on
 
 
 def lazy_scan(common_dir: Path, git: Git, ctx: Context) -> list[Record]:
@@ -67,8 +66,8 @@ def lazy_scan(common_dir: Path, git: Git, ctx: Context) -> list[Record]:
         how = lazy_how(ctx)
         pushes = push_entries(batch)
         found = [_judge(common_dir, git, refs, e, pushes, how, ctx) for e in pushes]
-        found += _set_heads(refs, batch, ctx)
-        written = append(common_dir, _new_only(common_dir, found))
+        found += set_heads(refs, batch, ctx)
+        written = append(common_dir, new_only(common_dir, found))
         save(common_dir, replace(state, positions=positions))
     return written
 
@@ -102,128 +101,9 @@ def record_transaction(
                 found.append(_judge(common_dir, git, refs, entry, pending, how, ctx))
             size = file_size(common_dir, ref) if refs.files_backend else 0
             positions[ref] = position_after(every, size)
-        written = append(common_dir, _new_only(common_dir, found))
+        written = append(common_dir, new_only(common_dir, found))
         save(common_dir, replace(state, positions=positions))
     return written
-
-
-def record_written(
-    common_dir: Path, git: Git, writes: Sequence[tuple[str, str, str]], command: str
-) -> list[Record]:
-    """Records of remote-tracking refs (``(old, new, ref)``) that ``command`` wrote locally:
-    not a fetch from their remote or a push to it. Their values are then no evidence of
-    what the remote has (``remote_state``)."""
-    refs = read_refs(git)
-    who = _committer(git)
-    found: list[Record | None] = []
-    for old, new, ref in writes:
-        owner = refs.owner(ref)
-        if owner is None:
-            continue
-        remote, remote_ref = owner
-        if is_zero(new):
-            detail = (
-                f"{ref} was deleted by `{command}`, not by a fetch from {remote.name}: "
-                f"the gate no longer knows what {remote.name} has there"
-            )
-        else:
-            detail = (
-                f"{ref} was written by `{command}`, not by a fetch from {remote.name} or a "
-                f"push to it: its value is no evidence of what {remote.name} has"
-            )
-        found.append(
-            _local(ref, remote, remote_ref, old, new, ["tracking-ref-written"], detail, who)
-        )
-    with locked(common_dir, HOOK_LOCK_TIMEOUT):
-        return append(common_dir, _new_only(common_dir, found))
-
-
-def _local(
-    ref: str,
-    remote: Remote,
-    remote_ref: str | None,
-    old: str | None,
-    new: str,
-    how: list[How],
-    detail: str,
-    who: Who,
-    found: Found = "reference-transaction",
-) -> Record:
-    return Record(
-        time=utc(),
-        found=found,
-        user=who,
-        host=socket.gethostname(),
-        remote=RemoteInfo(name=remote.name, url=public_url(remote.url)),
-        remote_ref=remote_ref,
-        tracking_ref=ref,
-        old=None if not old or is_zero(old) else old,
-        new=new,
-        how=how,
-        detail=detail,
-    )
-
-
-def record_unauthentic(
-    common_dir: Path, git: Git, path: Path, commit: str, remote: str | None, ref: str | None
-) -> list[Record]:
-    """A summary that does not authenticate was found (and ignored): log it (DESIGN §7)."""
-    record = Record(
-        time=utc(),
-        found="pre-push",
-        user=_committer(git),
-        host=socket.gethostname(),
-        remote=RemoteInfo(name=remote or "(no remote)"),
-        remote_ref=ref,
-        tracking_ref="",
-        new=commit,
-        old=None,
-        how=["summary-unauthenticated"],
-        detail=(
-            f"{path} does not authenticate (edited, or made with another key): it was "
-            "ignored and the change convened again"
-        ),
-        summary=str(path),
-    )
-    with locked(common_dir):
-        return append(common_dir, [record])
-
-
-def _committer(git: Git) -> Who:
-    """Who is writing: git's committer identity (``Name <email> time zone``)."""
-    ident = git.text("var", "GIT_COMMITTER_IDENT", ok_codes=(0, 128))
-    name, _, rest = ident.partition(" <")
-    return Who(name=name.strip(), email=rest.partition(">")[0])
-
-
-def _set_heads(refs: Refs, batch: Sequence[Entry], ctx: Context) -> list[Record | None]:
-    """``git remote set-head`` entries: the remote's default branch chosen locally."""
-    out: list[Record | None] = []
-    for entry in batch:
-        owner = refs.owner(entry.ref)
-        if owner is None or not entry.message.startswith(SET_HEAD):
-            continue
-        detail = (
-            f"`git remote set-head` pointed {entry.ref} at a branch chosen here, not by "
-            f"{owner[0].name}: the gate reads {owner[0].name}'s config from its main or "
-            "master first"
-        )
-        who = Who(name=entry.name, email=entry.email)
-        new = entry.new or ""
-        out.append(
-            _local(
-                entry.ref,
-                owner[0],
-                None,
-                entry.old,
-                new,
-                ["default-branch-set"],
-                detail,
-                who,
-                ctx.found,
-            )
-        )
-    return out
 
 
 def baseline(
@@ -405,17 +285,6 @@ def _record(
         findings=findings,
         summary=str(summary) if summary else None,
     )
-
-
-def _new_only(common_dir: Path, found: Iterable[Record | None]) -> list[Record]:
-    """Drop what the log (or an earlier record of this batch) already covers."""
-    seen = {record.key() for _, record in records(common_dir) if record is not None}
-    out = []
-    for record in found:
-        if record is not None and record.key() not in seen:
-            seen.add(record.key())
-            out.append(record)
-    return out
 
 
 def _short(ref: str) -> str:
