@@ -1,8 +1,10 @@
-"""Helpers for writing analyzers: per-file isolation and finding construction.
+"""Helpers for writing analyzers: per-file isolation, crashes and run notes.
 
 An analyzer that crashes on one file must not take the others down, and must
 never turn into a verdict: ``each_file`` records the crash with the file's
-name for the engine to report, and moves on to the next file.
+name for the engine to report, and moves on to the next file. ``note`` says
+something about the run as a whole once (``node_modules`` is absent), where a
+finding per file would repeat it; notes are never verdicts.
 """
 
 from __future__ import annotations
@@ -10,17 +12,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
+from typing import TypeVar
 
 from tribunal.diff.model import FileChange
-from tribunal.findings import Finding
 
 Crash = tuple[str | None, BaseException]
+T = TypeVar("T")
 _crashes: ContextVar[list[Crash] | None] = ContextVar("tribunal_crashes", default=None)
+_notes: ContextVar[list[str] | None] = ContextVar("tribunal_notes", default=None)
 
 
 def each_file(
-    files: Iterable[FileChange], judge: Callable[[FileChange], Iterable[Finding]]
-) -> Iterator[Finding]:
+    files: Iterable[FileChange], judge: Callable[[FileChange], Iterable[T]]
+) -> Iterator[T]:
     """Run ``judge`` on each file; a crash is recorded against that file and skipped."""
     for fc in files:
         try:
@@ -47,3 +51,21 @@ def collecting_crashes() -> Iterator[list[Crash]]:
         yield sink
     finally:
         _crashes.reset(token)
+
+
+def note(text: str) -> None:
+    """Say ``text`` once in the report (outside the engine, e.g. a direct call: dropped)."""
+    sink = _notes.get()
+    if sink is not None and text not in sink:
+        sink.append(text)
+
+
+@contextlib.contextmanager
+def collecting_notes() -> Iterator[list[str]]:
+    """Collect the notes analyzers make while the block runs."""
+    sink: list[str] = []
+    token = _notes.set(sink)
+    try:
+        yield sink
+    finally:
+        _notes.reset(token)

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from tribunal import suppress
-from tribunal.analysis import collecting_crashes
+from tribunal.analysis import collecting_crashes, collecting_notes
 from tribunal.change import Change
 from tribunal.findings import AnalyzerError, Finding, Report
 from tribunal.limits import unavailable
@@ -30,10 +30,11 @@ def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
     specs = enabled_specs(change, only)
     findings: list[Finding] = []
     errors: list[AnalyzerError] = []
-    for spec in specs:
-        found, crashed = _run_one(spec, change)
-        findings.extend(found)
-        errors.extend(crashed)
+    with collecting_notes() as notes:
+        for spec in specs:
+            found, crashed = _run_one(spec, change)
+            findings.extend(found)
+            errors.extend(crashed)
     findings = suppress.apply(change, findings)
     findings.extend(suppress.added_suppressions(change))
     findings.sort(key=lambda f: (f.file, f.line or 0, f.analyzer, f.title))
@@ -48,7 +49,7 @@ def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
         duration_ms=(time.perf_counter() - started) * 1000,
         errors=tuple(errors),
         skipped=tuple(sorted((p, r) for p, r in skipped.items() if r)),
-        notes=unavailable(change, [spec.id for spec in specs]),
+        notes=(*unavailable(change, [spec.id for spec in specs]), *notes),
     )
 
 
@@ -76,14 +77,19 @@ def _fingerprinted(change: Change, findings: list[Finding]) -> list[Finding]:
     """Give each finding a digest of analyzer, file, claim and flagged content.
 
     The line number is left out so a finding that moves keeps its identity;
-    findings that would share a digest (two on one line) get an ordinal.
+    findings that would share a digest (two on one line) get an ordinal. A
+    grouped finding is identified by its group key instead, which does not
+    change when the group gains a place.
     """
     seen: dict[str, int] = {}
     out = []
     for finding in findings:
-        span = _span_text(change, finding)
-        fallback = "" if span else finding.title
-        parts = (finding.analyzer, finding.file, finding.claim or "", fallback, span)
+        if finding.group:
+            parts: tuple[str, ...] = (finding.analyzer, "group", finding.group)
+        else:
+            span = _span_text(change, finding)
+            fallback = "" if span else finding.title
+            parts = (finding.analyzer, finding.file, finding.claim or "", fallback, span)
         digest = _digest(parts)
         ordinal = seen.get(digest, 0)
         seen[digest] = ordinal + 1

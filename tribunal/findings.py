@@ -24,12 +24,23 @@ class Verdict(enum.IntEnum):
         return self.name
 
 
+class Related(NamedTuple):
+    """Another place a grouped finding is about (a repository path; line 1-based or None)."""
+
+    file: str
+    line: int | None = None
+
+
 class Finding(NamedTuple):
-    """One judgement about one place in the change.
+    """One judgement about one place in the change, or about several places at once.
 
     ``fingerprint`` is a digest of the flagged span's normalized content, filled
     in by the engine, so that machine outputs can track a finding across runs
-    even when it moves down a line.
+    even when it moves down a line. A grouped finding (``tribunal.grouping``)
+    stands for many places: the first is ``file``/``line``, the others are
+    ``related`` (and listed in ``detail``), and ``group`` is a stable key of
+    what the places share, from which the fingerprint is made instead, so that
+    it does not change when the group gains or loses a place.
     """
 
     analyzer: str
@@ -44,6 +55,8 @@ class Finding(NamedTuple):
     language: str | None = None
     suppressed: str | None = None
     fingerprint: str = ""
+    related: tuple[Related, ...] = ()
+    group: str = ""
 
 
 class AnalyzerError(NamedTuple):

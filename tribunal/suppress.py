@@ -46,10 +46,27 @@ def apply(change: Change, findings: Iterable[Finding]) -> list[Finding]:
 
 
 def _marker_for(change: Change, finding: Finding) -> tuple[int, str] | None:
-    line = finding.line
-    if line is None or not finding.file:
+    """The suppression covering the finding's place, or for a grouped finding any of its places.
+
+    A claim is judged where its evidence is, but it is the author's own
+    statement: only a marker in the claims file it came from covers it.
+    """
+    if finding.claim is not None and finding.file != finding.source:
         return None
-    source = change.read_head(finding.file)
+    places = [(finding.file, finding.line), *finding.related]
+    for path, line in places:
+        found = _marker_at(change, finding.analyzer, path, line)
+        if found is not None:
+            return found
+    return None
+
+
+def _marker_at(
+    change: Change, analyzer: str, path: str, line: int | None
+) -> tuple[int, str] | None:
+    if line is None or not path:
+        return None
+    source = change.read_head(path)
     if source is None:
         return None
 
@@ -60,7 +77,7 @@ def _marker_for(change: Change, finding: Finding) -> tuple[int, str] | None:
 
     for line_no in _candidate_lines(source.lines, line, decorators):
         parsed = parse_marker(source.line(line_no))
-        if parsed is not None and parsed[0] == finding.analyzer:
+        if parsed is not None and parsed[0] == analyzer:
             return line_no, parsed[1]
     return None
 

@@ -76,15 +76,34 @@ def normalized(decl: JsDecl, language: str) -> str:
     return code_text(node, language)
 
 
-def code_text(node: Node, language: str) -> str:
+def normalized_up_to_locals(decl: JsDecl, language: str) -> str:
+    """``normalized``, with a function's locals renamed canonically (``js_rename``)."""
+    if decl.function is None or decl.kind == "class":
+        return normalized(decl, language)
+    from tribunal.lang.js_rename import renamable_locals
+
+    renames = renamable_locals(decl.function)
+    body = field(decl.function, "body")
+    if not renames or body is None:
+        return normalized(decl, language)
+    return code_text(decl.node, language, renames, body)
+
+
+def code_text(
+    node: Node, language: str, renames: dict[str, str] | None = None, within: Node | None = None
+) -> str:
     """A node's code in a canonical form: comments dropped, layout and quote style ignored.
 
     ``f(a,b)`` and ``f( a, b ) // note`` read the same; ``'x'`` and ``"x"`` too.
     Comments and strings are found by one query in C; the rest is byte slicing.
+    With ``renames``, identifiers so named inside ``within`` are written under
+    their new name.
     """
     raw = node.text or b""
     base = node.start_byte
-    found = captures(query(language, _OPAQUE), node)
+    found = dict(captures(query(language, _OPAQUE), node))
+    if renames and within is not None:
+        found["rename"] = captures(query(language, "(identifier) @i"), within).get("i", [])
     spans = sorted((n.start_byte, n.end_byte, kind) for kind, nodes in found.items() for n in nodes)
     pieces: list[bytes] = []
     at = base
@@ -96,6 +115,10 @@ def code_text(node: Node, language: str) -> str:
             pieces.append(b'"' + raw[start - base + 1 : end - base - 1] + b'"')
         elif kind == "verbatim":
             pieces.append(raw[start - base : end - base])
+        elif kind == "rename":
+            name = raw[start - base : end - base]
+            new = (renames or {}).get(name.decode("utf-8", "replace"))
+            pieces.append(new.encode() if new is not None else name)
         at = end
     pieces.append(_squeeze(raw[at - base :]))
     return _join(p for p in pieces if p).decode("utf-8", "replace")

@@ -37,7 +37,21 @@ def normalized(decl: PyDecl) -> str:
     nested classes and attributes, which are declarations of their own: a
     method's body edit changes the method, not every mention of its class.
     """
-    node = decl.node
+    return _dump(decl.node)
+
+
+def normalized_up_to_locals(decl: PyDecl) -> str:
+    """``normalized``, with a function's locals renamed canonically (``py_rename``)."""
+    if isinstance(decl.node, ast.FunctionDef | ast.AsyncFunctionDef):
+        from tribunal.lang.py_rename import renamed_locals
+
+        twin = renamed_locals(decl.node)
+        if twin is not None:
+            return _dump(twin)
+    return _dump(decl.node)
+
+
+def _dump(node: ast.AST) -> str:
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         shallow = copy.copy(node)
         body = node.body[1:] if docstring_node(node) is not None else node.body

@@ -2,7 +2,9 @@
 
 Each declaration's normalized text (code only: no comments, layout or
 docstring) is compared base vs head, so a body edit counts, not only a change
-to the first line. A declaration that disappears from one file but appears,
+to the first line; a body that differs only by renamed locals is the same
+code (``py_rename``, ``js_rename``), since nothing a comment says about it can
+have become wrong. A declaration that disappears from one file but appears,
 unchanged, under the same qualified name in another changed file was moved,
 not changed; so was one whose code reappears unchanged under a renamed class
 or module. Class attributes and fields are not declarations here: they are
@@ -13,17 +15,27 @@ words without meaning the field.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import NamedTuple
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
 from tribunal.paths import is_js_family, language_of
+
+if TYPE_CHECKING:
+    from tribunal.lang.js_decls import JsDecl
+
+Span = tuple[int, int]
 
 
 class Entry(NamedTuple):
     name: str
     text: str
     line: int
+    span: Span  # first line (decorators included) to last line
+    docstring: Span | None
+    renamed: Callable[[], str]  # the text with locals renamed canonically, made on demand
 
 
 class ChangedDecl(NamedTuple):
@@ -31,7 +43,12 @@ class ChangedDecl(NamedTuple):
     qualname: str
     path: str
     line: int
-    how: str  # "edited" | "removed or renamed"
+    how: str  # "edited" | "removed or renamed" | "moved and edited"
+    old_path: str | None = None
+    base_span: Span | None = None  # where it was in ``old_path``
+    head_span: Span | None = None  # where it is in ``path``
+    base_docstring: Span | None = None
+    head_docstring: Span | None = None
 
 
 Decls = dict[str, list[Entry]]
@@ -40,10 +57,18 @@ Decls = dict[str, list[Entry]]
 UNREADABLE = "\0unreadable"
 
 
-def changed_decls(change: Change, files: list[FileChange]) -> list[ChangedDecl]:
+class Declared(NamedTuple):
+    """Every changed declaration, and how many declarations each name has at head."""
+
+    changed: list[ChangedDecl]
+    names_at_head: dict[str, set[str]]  # name -> qualified names declaring it
+
+
+def changed_decls(change: Change, files: list[FileChange]) -> Declared:
     found: list[ChangedDecl] = []
-    gone: list[tuple[str, str, Entry]] = []  # (base path, qualname, entry)
+    gone: list[tuple[FileChange, str, Entry]] = []
     head_all: Decls = defaultdict(list)
+    names: dict[str, set[str]] = defaultdict(set)
     for fc in files:
         base = declarations(change.base_source(fc), fc.old_path) if fc.old_path else {}
         head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
@@ -51,30 +76,58 @@ def changed_decls(change: Change, files: list[FileChange]) -> list[ChangedDecl]:
             continue  # one side does not parse: nothing can be said about this file
         for qualname, entries in head.items():
             head_all[qualname] += entries
+            for entry in entries:
+                names[entry.name].add(f"{fc.path}:{qualname}")
         for qualname, olds in base.items():
             news = head.get(qualname)
             if news is None:
                 if UNREADABLE not in head:  # a head that parses in full lost it
-                    gone += [(fc.old_path or fc.path, qualname, old) for old in olds]
+                    gone += [(fc, qualname, old) for old in olds]
             elif _unreadable(olds) or _unreadable(news):
                 continue
-            elif sorted(e.text for e in olds) != sorted(e.text for e in news):
-                found.append(ChangedDecl(news[0].name, qualname, fc.path, news[0].line, "edited"))
+            elif not _same(olds, news):
+                found.append(_edited(fc, qualname, olds[0], news[0], "edited"))
     head_bodies = {(e.name, e.text) for entries in head_all.values() for e in entries}
-    for path, qualname, old in gone:
+    for fc, qualname, old in gone:
         elsewhere = head_all.get(qualname)
         if (old.name, old.text) in head_bodies:
             continue  # the same code under another owner: its class or module was renamed
+        path = fc.old_path or fc.path
         if not elsewhere:
-            found.append(ChangedDecl(old.name, qualname, path, old.line, "removed or renamed"))
-        elif old.text not in {e.text for e in elsewhere}:
+            found.append(
+                ChangedDecl(
+                    old.name, qualname, path, old.line, "removed or renamed",
+                    old_path=path, base_span=old.span, base_docstring=old.docstring,
+                )
+            )  # fmt: skip
+        elif not _same([old], elsewhere):
             new = elsewhere[0]
-            found.append(ChangedDecl(new.name, qualname, path, new.line, "moved and edited"))
-    return found
+            found.append(
+                ChangedDecl(new.name, qualname, path, new.line, "moved and edited", old_path=path,
+                            base_span=old.span, base_docstring=old.docstring)
+            )  # fmt: skip
+    return Declared(found, dict(names))
+
+
+def _edited(fc: FileChange, qualname: str, old: Entry, new: Entry, how: str) -> ChangedDecl:
+    return ChangedDecl(
+        new.name, qualname, fc.path, new.line, how,
+        old_path=fc.old_path, base_span=old.span, head_span=new.span,
+        base_docstring=old.docstring, head_docstring=new.docstring,
+    )  # fmt: skip
+
+
+def _same(olds: list[Entry], news: list[Entry]) -> bool:
+    """Equal code, or equal once each side's locals are renamed canonically."""
+    if sorted(e.text for e in olds) == sorted(e.text for e in news):
+        return True
+    if len(olds) != len(news):
+        return False
+    return sorted(e.renamed() for e in olds) == sorted(e.renamed() for e in news)
 
 
 def declarations(source: Source | None, path: str | None) -> Decls | None:
-    """Qualified name -> (name, normalized text, line) of each declaration; None if unparseable."""
+    """Qualified name -> entries (name, normalized text, spans); None if unparseable."""
     if source is None or path is None:
         return {}
     language = language_of(path)
@@ -89,7 +142,16 @@ def declarations(source: Source | None, path: str | None) -> Decls | None:
         for decl in py_decls.python_decls(tree):
             if decl.kind == "assignment" and "." in decl.qualname:
                 continue  # class attributes: data fields named like ordinary words
-            entry = Entry(decl.name, py_decls.normalized(decl), decl.first_line)
+            doc = py_decls.docstring_node(decl.node) if decl.kind != "assignment" else None
+            docspan = (doc.lineno, doc.end_lineno or doc.lineno) if doc is not None else None
+            entry = Entry(
+                decl.name,
+                py_decls.normalized(decl),
+                decl.first_line,
+                (decl.first_line, decl.last_line),
+                docspan,
+                partial(py_decls.normalized_up_to_locals, decl),
+            )
             out[decl.qualname].append(entry)
     elif is_js_family(language) and language is not None:
         from tribunal.lang import js_decls
@@ -101,8 +163,29 @@ def declarations(source: Source | None, path: str | None) -> Decls | None:
             if jd.kind == "variable" and "." in jd.qualname:
                 continue  # class fields, like Python class attributes
             text = UNREADABLE if jd.node.has_error else js_decls.normalized(jd, language)
-            out[jd.qualname].append(Entry(jd.name, text, jd.first_line))
+            renamed = _js_renamed(jd, language, text)
+            span = (_js_first_line(jd), jd.last_line)
+            out[jd.qualname].append(Entry(jd.name, text, jd.first_line, span, None, renamed))
     return out
+
+
+def _js_renamed(jd: JsDecl, language: str, text: str) -> Callable[[], str]:
+    from tribunal.lang import js_decls
+
+    if text == UNREADABLE:
+        return partial(str, UNREADABLE)
+    return partial(js_decls.normalized_up_to_locals, jd, language)
+
+
+def _js_first_line(jd: JsDecl) -> int:
+    """Where a JS/TS declaration starts, its ``export`` and ``const`` keywords included."""
+    node = jd.node
+    while node.parent is not None and node.parent.type in _JS_WRAPPERS:
+        node = node.parent
+    return node.start_point[0] + 1
+
+
+_JS_WRAPPERS = frozenset({"lexical_declaration", "variable_declaration", "export_statement"})
 
 
 def _unreadable(entries: list[Entry]) -> bool:
