@@ -125,7 +125,8 @@ def _analyze(plan: LensPlan, change: Change) -> Outcome:
     if report.errors:
         return Outcome(plan, "ERROR", findings, error="; ".join(e.message for e in report.errors))
     worst = max((f.verdict for f in findings), default=None)
-    return Outcome(plan, cast(MemberVerdict, worst.name) if worst is not None else "PASS", findings)
+    verdict = cast(MemberVerdict, worst.name) if worst is not None else "PASS"
+    return Outcome(plan, verdict, findings, notes=report.notes)
 
 
 def _suite(plan: LensPlan, box: Sandbox, config: Config, stop: threading.Event) -> Outcome:

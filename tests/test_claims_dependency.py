@@ -156,7 +156,14 @@ def test_new_pyproject_dependency_is_contradicted(repo: GitRepo) -> None:
     )
     assert verdict is C
     assert "'flask-login'" in finding.title and "Flask_Login" in finding.detail
-    assert finding.claim == CLAIM and finding.line == 1
+    assert finding.claim == CLAIM
+    # It points at the manifest line that adds the dependency; the claim's own line is related.
+    assert (
+        finding.file == "pyproject.toml"
+        and "Flask_Login"
+        in pyproject('"requests>=2", "Flask_Login"').splitlines()[(finding.line or 0) - 1]
+    )
+    assert [r.line for r in finding.related] == [1]
 
 
 @pytest.mark.parametrize(

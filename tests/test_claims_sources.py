@@ -161,8 +161,11 @@ def test_cli_trailer_contradicted_points_at_the_commit(repo: GitRepo) -> None:
     assert finding["verdict"] == "CONTRADICTED"
     assert finding["claim"] == "no-new-dependency"
     assert finding["source"] == head
-    assert finding["file"] == f"commit:{head[:12]}"
-    assert finding["line"] == 3
+    # The evidence, not the message, is where the finding points: the manifest line.
+    assert finding["file"] == "pyproject.toml"
+    line = PYPROJECT_NEW.splitlines()[finding["line"] - 1]
+    assert "flask" in line
+    assert f"Claimed at line 3 of commit:{head[:12]}." in finding["detail"]
     assert "flask" in finding["title"]
     gated = repo.tribunal("check", "--base", base, "--head", head, "--hard-fail")
     assert gated.code == 1, gated.stdout
@@ -299,3 +302,32 @@ def test_a_verifier_that_fails_on_a_proposed_claim_leaves_it_unverified(
         ),
         ("made-up", "council", "council", "unverified", "unrecognized claim 'made-up'"),
     ]
+
+
+def test_cli_sarif_makes_a_commit_claim_a_result_at_its_evidence(repo: GitRepo) -> None:
+    base = repo.commit({"pyproject.toml": PYPROJECT}, "base")
+    head = repo.commit(
+        {"pyproject.toml": PYPROJECT_NEW}, "Add flask\n\nTribunal-Claim: no-new-dependency\n"
+    )
+    result = repo.tribunal("check", "--base", base, "--head", head, "--format", "sarif")
+    assert result.code == 0, result.stderr
+    run = json.loads(result.stdout)["runs"][0]
+    (alert,) = [r for r in run["results"] if r["ruleId"] == "claim-reconciliation"]
+    assert alert["level"] == "error"
+    location = alert["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "pyproject.toml"
+    assert "flask" in PYPROJECT_NEW.splitlines()[location["region"]["startLine"] - 1]
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert not [n for n in notes if "flask" in n["message"]["text"]]
+
+
+def test_cli_claim_without_evidence_falls_back_to_the_first_changed_line(repo: GitRepo) -> None:
+    base = repo.commit({"src/app.py": "X = 1\n"}, "base")
+    head = repo.commit({"src/app.py": "X = 1\nY = 2\n"}, "Tweak\n\nTribunal-Claim: added-test\n")
+    result = repo.tribunal("check", "--base", base, "--head", head, "--format", "json")
+    (finding,) = [
+        f for f in json.loads(result.stdout)["findings"] if f["analyzer"] == "claim-reconciliation"
+    ]
+    assert finding["verdict"] == "CONTRADICTED"
+    assert (finding["file"], finding["line"]) == ("src/app.py", 2)
+    assert f"commit:{head[:12]}" in finding["detail"]

@@ -402,7 +402,11 @@ def _same_up_to_locals(before: str, after: str) -> bool:
         ),
         # global and imported names are never renamed
         ("def f():\n    global x\n    x = 1\n", "def f():\n    global y\n    y = 1\n", False),
-        ("def f():\n    import os\n    return os\n", "def f():\n    import sys\n    return sys\n", False),
+        (
+            "def f():\n    import os\n    return os\n",
+            "def f():\n    import sys\n    return sys\n",
+            False,
+        ),
         # swapping which local is returned is a change
         (
             "def f(a):\n    x = a\n    y = 2\n    return x\n",

@@ -26,7 +26,15 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from tests.gitrepo import GitRepo
-from tribunal.findings import AdvisoryClaim, AnalyzerError, Finding, RangeInfo, Report, Verdict
+from tribunal.findings import (
+    AdvisoryClaim,
+    AnalyzerError,
+    Finding,
+    RangeInfo,
+    Related,
+    Report,
+    Verdict,
+)
 from tribunal.registry import BUILTINS, SUPPRESSION_ID
 from tribunal.render import render
 from tribunal.render.markdown import MARKER, SHORT_DETAIL, inline
@@ -95,7 +103,7 @@ def weird_report(**kw: Any) -> Report:
         finding(u, "zero.py", 0, "an analyzer that said line 0", end_line=0, fingerprint=fp(7)),
         finding(
             c,
-            "",
+            "docs/PR body.md",
             None,
             "added-test: no test added",
             analyzer=CLAIMS,
@@ -336,7 +344,7 @@ def test_sarif_claim_findings_point_at_the_claims_source() -> None:
     assert in_source["region"] == {"startLine": 4}
 
 
-def test_sarif_claim_about_code_in_another_file_relates_to_it() -> None:
+def test_sarif_claim_points_at_its_evidence_and_relates_the_claims_file() -> None:
     claim = finding(
         Verdict.CONTRADICTED,
         "src/a.py",
@@ -346,16 +354,49 @@ def test_sarif_claim_about_code_in_another_file_relates_to_it() -> None:
         claim="no-default-flip",
         source="claims.md",
         fingerprint=fp(1),
-    )
+    )._replace(related=(Related("claims.md", 2),))
     (result,) = results(sarif_of(weird_report(findings=(claim,))))
-    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "claims.md"
-    assert "region" not in result["locations"][0]["physicalLocation"]
+    primary = result["locations"][0]["physicalLocation"]
+    assert primary["artifactLocation"]["uri"] == "src/a.py"
+    assert primary["region"] == {"startLine": 9}
     related = result["relatedLocations"][0]["physicalLocation"]
-    assert related["artifactLocation"]["uri"] == "src/a.py"
-    assert related["region"] == {"startLine": 9}
+    assert related["artifactLocation"]["uri"] == "claims.md"
+    assert related["region"] == {"startLine": 2}
 
 
-def test_sarif_claim_from_a_commit_is_a_notification_not_a_lost_finding() -> None:
+def test_sarif_claim_from_a_commit_with_evidence_is_a_result() -> None:
+    claim = finding(
+        Verdict.CONTRADICTED,
+        "requirements.txt",
+        3,
+        "claim 'no-new-dependency': new dependency 'flask'",
+        analyzer=CLAIMS,
+        claim="no-new-dependency",
+        source="0123456789ab" * 3 + "0123",
+        fingerprint=fp(1),
+    )
+    log = sarif_of(weird_report(findings=(claim,), errors=()))
+    (result,) = results(log)
+    assert result["level"] == "error"
+    location = result["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "requirements.txt"
+    assert location["region"] == {"startLine": 3}
+    assert log["runs"][0]["invocations"][0]["toolExecutionNotifications"] == []
+
+
+def test_sarif_grouped_finding_lists_its_other_places_as_related_locations() -> None:
+    group = finding(
+        Verdict.UNVERIFIED, "a.test.ts", 1, "package 'vitest' is not installed", fingerprint=fp(1)
+    )._replace(related=(Related("b.test.ts", 1), Related("c.test.ts", None)), group="g")
+    (result,) = results(sarif_of(weird_report(findings=(group,), errors=())))
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "a.test.ts"
+    related = [r["physicalLocation"] for r in result["relatedLocations"]]
+    assert [r["artifactLocation"]["uri"] for r in related] == ["b.test.ts", "c.test.ts"]
+    assert related[0]["region"] == {"startLine": 1} and "region" not in related[1]
+    assert [r["id"] for r in result["relatedLocations"]] == [0, 1]
+
+
+def test_sarif_claim_with_no_place_at_all_is_a_notification_not_a_lost_finding() -> None:
     log = sarif_of(weird_report())
     assert not [r for r in results(log) if "requests added" in r["message"]["text"]]
     notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
@@ -542,7 +583,6 @@ def test_md_groups_non_pass_findings_by_file_with_exact_names() -> None:
             PIPE_PATH,
             shown,
             "zero.py",
-            "(change)",
             "docs/PR body.md",
             "commit:0123456789ab",
             "ok.py",

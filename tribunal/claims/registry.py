@@ -21,11 +21,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Judgement:
-    """A verifier's answer about one claim: the verdict and the evidence for it."""
+    """A verifier's answer about one claim: the verdict and the evidence for it.
+
+    ``where`` is the evidence's place at head, when it has one: the manifest
+    line that adds the dependency, the changed default, the removed export's
+    module, the deleted test's file. The finding points there (a code-scanning
+    alert needs a place in the repository).
+    """
 
     verdict: Verdict
     title: str
     detail: str = ""
+    where: tuple[str, int | None] | None = None
 
 
 class Verifier(Protocol):

@@ -7,7 +7,6 @@ helpers make such values safe to print and to place, in one place.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from tribunal.findings import Finding
@@ -49,11 +48,6 @@ class Place(NamedTuple):
     end: int | None
 
 
-#: A claim from a commit message: its source is the commit id, and the claims
-#: analyzer names it ``commit:<short id>`` where a file would be.
-_COMMIT_SOURCE = re.compile(r"(?:commit:)?[0-9a-f]{7,64}|council")
-
-
 def _names_no_file(location: str) -> bool:
     """Claim locations that are no file: ``commit:<id>`` (a message), ``council`` and
     ``pr-body`` (a pull request body that CI passed from outside the repository)."""
@@ -63,18 +57,18 @@ def _names_no_file(location: str) -> bool:
 def places(finding: Finding) -> list[Place]:
     """Primary place first, then related ones; empty when nothing can be placed.
 
-    A claim finding points at its claims source; the code it is about, when
-    that is another file, comes second. A claim from a commit message or the
-    council, about no file, has no place: renderers that need one must say so
-    some other way rather than invent a path.
+    A finding points at its file and line, and a grouped finding (or a claim
+    made in a claims file) at its related places too. A claim whose finding
+    names no file (``commit:<id>``, ``council``, ``pr-body``: a change without
+    any file to fall back on) has no place: renderers that need one must say
+    so some other way rather than invent a path.
     """
     start, end = span(finding)
-    if not is_claim(finding):
-        return [Place(finding.file, start, end)] if finding.file else []
-    source = finding.source or ""
-    if _COMMIT_SOURCE.fullmatch(source.strip()) or _names_no_file(finding.file):
-        in_code = finding.file and not _names_no_file(finding.file)
-        return [Place(finding.file, start, end)] if in_code else []
-    if not finding.file or finding.file == source:  # the line is in the claims source
-        return [Place(source, start, end)]
-    return [Place(source, None, None), Place(finding.file, start, end)]
+    if not finding.file or _names_no_file(finding.file):
+        return []
+    own = Place(finding.file, start, end)
+    return [own, *(Place(r.file, _line(r.line), None) for r in finding.related if r.file)]
+
+
+def _line(line: int | None) -> int | None:
+    return line if line is not None and line >= 1 else None

@@ -178,9 +178,10 @@ def _unplaced(finding: Finding, index: dict[str, int]) -> Json:
 
 def _invocation(report: Report, index: dict[str, int], unplaced: list[Json]) -> Json:
     notes = [_error_note(error, index) for error in report.errors]
+    said = [{"level": "note", "message": {"text": printable(text)}} for text in report.notes]
     return {
         "executionSuccessful": not report.errors,
-        "toolExecutionNotifications": [*notes, *unplaced],
+        "toolExecutionNotifications": [*notes, *unplaced, *said],
     }
 
 

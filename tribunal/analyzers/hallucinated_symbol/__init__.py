@@ -16,6 +16,7 @@ from typing import Any
 
 from tribunal.analysis import each_file, record_crash
 from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.grouped import fold
 from tribunal.analyzers.hallucinated_symbol.language import Language
 from tribunal.analyzers.hallucinated_symbol.outcome import ID
 from tribunal.change import Change
@@ -28,7 +29,9 @@ __all__ = ["ID", "run"]
 def run(change: Change) -> Iterator[Finding]:
     state = Run(change)
     try:
-        yield from _judge(change, state)
+        found = list(_judge(change, state))
+        has_env = any(f.group and f.language == "python" for f in found) and bool(state.python_env)
+        yield from fold(found, change.root, has_env)
     finally:
         state.close()
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.grouped import not_installed_group
 from tribunal.analyzers.hallucinated_symbol.js_ambient import AmbientModules
 from tribunal.analyzers.hallucinated_symbol.js_default import certain_format
 from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet, read_exports
@@ -249,13 +250,14 @@ class ScriptSide:
         return self._resolved(imp, entry, path)
 
     def _not_installed(self, imp: JsImport, package: External) -> Outcome:
+        """Said once per package per run (``grouped``), listing every import of it."""
         declared = "declared in package.json" if package.declared else "not declared"
         title = f"package {package.package!r} is not installed"
-        detail = (
-            f"`{imp.statement}`: no node_modules/{package.package} above the importing file "
-            f"({declared}); its exports cannot be checked."
+        note = f"`{imp.statement}` ({declared})"
+        group = not_installed_group("js", package.package)
+        return Outcome(
+            Verdict.UNVERIFIED, imp.line, imp.end_line, imp.specifier, title, note, group
         )
-        return Outcome(Verdict.UNVERIFIED, imp.line, imp.end_line, imp.specifier, title, detail)
 
     # -- export sets -----------------------------------------------------------------------
 

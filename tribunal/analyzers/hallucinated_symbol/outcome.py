@@ -16,6 +16,8 @@ class Outcome(NamedTuple):
 
     ``key`` identifies what was imported (module and name) independently of
     the side, so that an import's outcome at base can be compared with head.
+    ``group`` is set on outcomes said once per run for all their places
+    (``grouped``: a package that is not installed, whatever the import form).
     """
 
     verdict: Verdict
@@ -24,13 +26,14 @@ class Outcome(NamedTuple):
     key: str
     title: str = ""
     detail: str = ""
+    group: str = ""
 
     def downgraded(self, why: str) -> Outcome:
         """At most UNVERIFIED, saying why certainty was lost."""
         if self.verdict is not Verdict.CONTRADICTED:
             return self
         detail = f"{self.detail}\nNot a certainty: {why}." if self.detail else f"{why}."
-        return Outcome(Verdict.UNVERIFIED, self.line, self.end_line, self.key, self.title, detail)
+        return self._replace(verdict=Verdict.UNVERIFIED, detail=detail)
 
     def finding(self, path: str, language: str) -> Finding:
         return Finding(
@@ -42,6 +45,7 @@ class Outcome(NamedTuple):
             title=self.title,
             detail=self.detail,
             language=language,
+            group=self.group,
         )
 
 

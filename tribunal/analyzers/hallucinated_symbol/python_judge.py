@@ -12,6 +12,7 @@ from __future__ import annotations
 from tribunal.analyzers.hallucinated_symbol import pydeps
 from tribunal.analyzers.hallucinated_symbol import python_doubts as doubts_of
 from tribunal.analyzers.hallucinated_symbol.context import Run
+from tribunal.analyzers.hallucinated_symbol.grouped import not_installed_group
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, passed, suggestion
 from tribunal.analyzers.hallucinated_symbol.packages import STDLIB, declared_imports
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
@@ -314,13 +315,11 @@ class PySide:
         return Outcome(Verdict.UNVERIFIED, imp.line, imp.end_line, imp.label, title, f"It {why}.")
 
     def _not_declared(self, imp: PyImport, top: str) -> Outcome:
+        """Said once per package per run (``grouped``), listing every import of it."""
         title = f"{top!r} is not a declared or installed package"
-        detail = (
-            f"`{imp.statement}`: {top!r} is not in the standard library, not in the repository, "
-            "not a declared dependency and not installed in the project's environment: "
-            "a typo, an invented package, or a missing dependency."
-        )
-        return Outcome(Verdict.UNVERIFIED, imp.line, imp.end_line, imp.label, title, detail)
+        group = not_installed_group("python", top)
+        note = f"`{imp.statement}`"
+        return Outcome(Verdict.UNVERIFIED, imp.line, imp.end_line, imp.label, title, note, group)
 
 
 def _namespace_label(directory: str) -> str:

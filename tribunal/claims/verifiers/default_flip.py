@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from tribunal.change import Change, Claim, Source
 from tribunal.claims.defaults_py import Default
@@ -43,7 +44,25 @@ def verify(change: Change, claim: Claim) -> Judgement:
     pairs = [(fc.old_path, fc.path) for fc in files if fc.old_path and fc.has_head]
     compared = _pair_up(base, head, pairs)
     wanted = [(b, h) for b, h in compared if _selected(h, claim.arg)]
-    return _judge(wanted, doubts, claim.arg)
+    judgement = _judge(wanted, doubts, claim.arg)
+    return replace(judgement, where=_where(judgement, wanted, head))
+
+
+def _where(
+    judgement: Judgement,
+    compared: Sequence[tuple[Default, Default]],
+    head: dict[str, dict[Key, Default]],
+) -> tuple[str, int | None] | None:
+    """The first changed default's file and line at head."""
+    if judgement.verdict is Verdict.PASS:
+        return None
+    paths = {id(d): path for path, defaults in head.items() for d in defaults.values()}
+    for old, new in compared:
+        if old.text != new.text or old.value != new.value:
+            path = paths.get(id(new))
+            if path is not None:
+                return path, new.line
+    return None
 
 
 def _defaults(source: Source | None, path: str, doubts: list[str]) -> dict[Key, Default]:

@@ -55,16 +55,19 @@ def verify(change: Change, claim: Claim) -> Judgement:
         names = ", ".join(sorted({f"'{dep.name}'" for _, dep in new}))
         doubts = problems + base.problems + sorted(base.opaque)
         doubts += _lookalikes(base.uncertain, [d for _, d in new])
+        where = _where(change, *new[0])
         if not doubts:
             return Judgement(
                 Verdict.CONTRADICTED,
                 f"new dependency {names}",
                 f"Declared at head and in no manifest at base:\n{evidence}",
+                where,
             )
         return Judgement(
             Verdict.UNVERIFIED,
             f"{names} look new, but the base could not be read in full",
             f"{evidence}\n" + "\n".join(doubts),
+            where,
         )
     if unnamed or hidden or problems:
         lines = [f"{path}: '{text}' names no package statically" for path, text in unnamed]
@@ -171,3 +174,14 @@ def _lookalikes(uncertain: set[str], deps: list[Dependency]) -> list[str]:
             if dep.name.lower() in folded:
                 out.append(f"the base entry '{text}' may already be '{dep.name}'")
     return out
+
+
+def _where(change: Change, path: str, dep: Dependency) -> tuple[str, int | None]:
+    """The manifest line that declares ``dep`` at head (its text, else its name), if found."""
+    source = change.read_head(path)
+    lines = source.lines if source is not None else []
+    for needle in (dep.text, dep.name):
+        for number, line in enumerate(lines, start=1):
+            if needle and needle in line:
+                return path, number
+    return path, None

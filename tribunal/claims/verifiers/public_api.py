@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tribunal.change import Change, Claim, Source
 from tribunal.claims.registry import Judgement
@@ -47,7 +47,7 @@ def verify(change: Change, claim: Claim) -> Judgement:
         return Judgement(Verdict.PASS, "no non-test source module changed")
     if not change.has_base:
         return Judgement(Verdict.UNVERIFIED, "no base to compare the public surface with")
-    verdicts = []
+    verdicts: list[Judgement] = []
     for kind in ("python", "js"):
         paths = [fc for fc in modules if family(fc.path) == kind]
         if not paths:
@@ -58,8 +58,41 @@ def verify(change: Change, claim: Claim) -> Judgement:
                 _collect(base, kind, fc.old_path, change.read_base)
             if fc.has_head:
                 _collect(head, kind, fc.path, change.read_head)
-        verdicts.append(_compare(kind, base, head, len(paths)))
+        judgement = _compare(kind, base, head, len(paths))
+        verdicts.append(replace(judgement, where=_where(change, judgement, base, head)))
     return max(verdicts, key=lambda j: j.verdict)
+
+
+def _where(
+    change: Change, judgement: Judgement, base: _Union, head: _Union
+) -> tuple[str, int | None] | None:
+    """An added name's definition at head, else a module that lost a name (no line)."""
+    if judgement.verdict is Verdict.PASS:
+        return None
+    for name in sorted(head.names - base.names):
+        for path in sorted(head.where[name]):
+            return path, _defined_at(change.read_head(path), name)
+    for name in sorted(base.names - head.names):
+        for path in sorted(base.where[name]):
+            return path, None
+    return None
+
+
+def _defined_at(source: Source | None, name: str) -> int | None:
+    """The first line that binds ``name`` (``def``/``class``/``function``/``const``/``=``)."""
+    if source is None:
+        return None
+    import re
+
+    binding = re.compile(
+        rf"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?"
+        rf"(?:def|class|function\*?|const|let|var|interface|type|enum)\s+{re.escape(name)}\b"
+        rf"|^{re.escape(name)}\s*[:=]"
+    )
+    for number, line in enumerate(source.lines, start=1):
+        if binding.search(line):
+            return number
+    return None
 
 
 def _collect(into: _Union, kind: str, path: str, read: _Reader) -> None:

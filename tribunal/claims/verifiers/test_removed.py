@@ -27,6 +27,7 @@ def verify(change: Change, claim: Claim) -> Judgement:
         return Judgement(Verdict.UNVERIFIED, "no base: removed tests cannot be seen")
     tests = diff_tests(change)
     certain, doubtful = [], []
+    places: list[tuple[str, int | None]] = []
     for test in tests.removed:
         kin = _kin(tests, test)
         if kin is not None:
@@ -38,13 +39,17 @@ def verify(change: Change, claim: Claim) -> Judgement:
             )
         else:
             certain.append(f"{test.label} (base line {test.line}) was deleted")
+            places.append((test.head_path, None))
     for _old, new in tests.newly_disabled():
         how = "skipped" if new.skipped else "marked as expected to fail"
         certain.append(f"{new.label} (line {new.line}) is now {how}")
+        places.append((new.head_path, new.line))
     certain += _fewer_cases(tests)
     doubtful += _conditional(tests) + _unreadable(change, tests)
     if certain:
-        return Judgement(Verdict.CONTRADICTED, _title(certain), "\n".join(certain + doubtful))
+        where = places[0] if places else None
+        detail = "\n".join(certain + doubtful)
+        return Judgement(Verdict.CONTRADICTED, _title(certain), detail, where)
     if doubtful:
         return Judgement(Verdict.UNVERIFIED, "tests may have been removed", "\n".join(doubtful))
     compared = len(tests.kept) + len(tests.moved)
