@@ -4,8 +4,9 @@ It analyzes exactly what is being committed (the index git is writing, via
 ``$GIT_INDEX_FILE``, so ``git commit -a`` and ``git commit PATH`` are judged as
 recorded) with the working tree's config. A CONTRADICTED finding blocks the
 commit; UNVERIFIED findings are printed and never block. A clean run prints one
-line. Configuration and internal errors also block (fail closed); the caller
-turns those into one clear message.
+line; a long report is folded to fit a screen (``brief``), and
+``tribunal hook report`` prints it in full. Configuration and internal errors
+also block (fail closed); the caller turns those into one clear message.
 
 Under the pre-commit framework it also serves CI: ``pre-commit run --from-ref A
 --to-ref B`` sets ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` and the hook judges
@@ -26,7 +27,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from tribunal.errors import ExitCode, GitError
 from tribunal.findings import Report, Verdict
-from tribunal.hooks.output import bypass_hint, finding_lines, write_lines
+from tribunal.hooks.brief import brief_lines, show_all, surrounding_rows
+from tribunal.hooks.output import bypass_hint, write_lines
 from tribunal.hooks.prefilter import CONFIG_NAME as _CONFIG_NAME
 from tribunal.hooks.prefilter import SKIP_REASON as _EXCLUDED
 
@@ -50,31 +52,13 @@ def run_pre_commit(
     config_file: str | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> int:
-    from tribunal.config import load_config
-    from tribunal.engine import analyze
-    from tribunal.envflag import skips_generated
-    from tribunal.gitcmd import Git, find_repo_root
-    from tribunal.sources import build_change
-
     stream = out or sys.stdout
-    root = find_repo_root(cwd)
-    if root is None:
-        raise GitError(f"{cwd}: not inside a git work tree")
-    config = load_config(config_file, root, cwd)
-    selection, what = _selection(os.environ if environ is None else environ)
-    with Git(root) as git:
-        change = build_change(selection, git, root, cwd, config)
-        if selection.staged and not change.files:
-            write_lines(stream, [NOTHING_STAGED])
-            return ExitCode.OK
-        change.skip_generated = skips_generated()
-        _skip_filtered(change, root)
-        if selection.head is not None and config.enabled("claim-reconciliation"):
-            from tribunal.claims.sources import load_claims
-
-            change.claims = load_claims(change, cwd=cwd)
-        report = analyze(change)
-    write_lines(stream, report_lines(report, what))
+    env = os.environ if environ is None else environ
+    report, what = _judged(cwd, config_file, env)
+    if report is None:
+        write_lines(stream, [NOTHING_STAGED])
+        return ExitCode.OK
+    write_lines(stream, report_lines(report, what, env))
     if report.errors:
         from tribunal.crashlog import report_crashes
 
@@ -82,6 +66,57 @@ def run_pre_commit(
         print(bypass_hint("pre-commit"), file=sys.stderr)
         return ExitCode.INTERNAL
     return ExitCode.CONTRADICTED if report.count(Verdict.CONTRADICTED) else ExitCode.OK
+
+
+def run_full_report(cwd: Path, env: Mapping[str, str], out: TextIO) -> int:
+    """Every finding in full (``tribunal hook report``): what the commit hook folds away.
+
+    The same change the hook judges: the staged changes, or under ``pre-commit
+    run --from-ref A --to-ref B`` that range (after a commit that went through,
+    ``--from-ref HEAD~1 --to-ref HEAD`` shows its findings). Report only: exit 0
+    unless an analyzer crashed.
+    """
+    from tribunal.render import render
+
+    report, _ = _judged(cwd, None, env)
+    if report is None:
+        write_lines(out, [NOTHING_STAGED])
+        return ExitCode.OK
+    write_lines(out, [render(report, "text", color=out.isatty()).rstrip("\n")])
+    if report.errors:
+        from tribunal.crashlog import report_crashes
+
+        report_crashes(report.errors, "internal error", sys.stderr)
+        return ExitCode.INTERNAL
+    return ExitCode.OK
+
+
+def _judged(
+    cwd: Path, config_file: str | None, environ: Mapping[str, str]
+) -> tuple[Report | None, str]:
+    """The report on what the hook judges, and what that is; None when nothing is staged."""
+    from tribunal.config import load_config
+    from tribunal.engine import analyze
+    from tribunal.envflag import skips_generated
+    from tribunal.gitcmd import Git, find_repo_root
+    from tribunal.sources import build_change
+
+    root = find_repo_root(cwd)
+    if root is None:
+        raise GitError(f"{cwd}: not inside a git work tree")
+    config = load_config(config_file, root, cwd)
+    selection, what = _selection(environ)
+    with Git(root) as git:
+        change = build_change(selection, git, root, cwd, config)
+        if selection.staged and not change.files:
+            return None, what
+        change.skip_generated = skips_generated()
+        _skip_filtered(change, root)
+        if selection.head is not None and config.enabled("claim-reconciliation"):
+            from tribunal.claims.sources import load_claims
+
+            change.claims = load_claims(change, cwd=cwd)
+        return analyze(change), what
 
 
 def _selection(environ: Mapping[str, str]) -> tuple[Selection, str]:
@@ -109,8 +144,12 @@ def _skip_filtered(change: Change, root: Path) -> None:
     )
 
 
-def report_lines(report: Report, what: str = "staged changes") -> list[str]:
-    """One line when clean; otherwise a headline, the findings, and (if blocked) the way out."""
+def report_lines(
+    report: Report, what: str = "staged changes", env: Mapping[str, str] | None = None
+) -> list[str]:
+    """One line when clean; otherwise a headline, the findings folded to fit a screen
+    (``brief``), and (if a commit is blocked) the way out."""
+    env = {} if env is None else env
     files = report.files_analyzed
     size = f"{files} file{'s' * (files != 1)}, {report.duration_ms:.0f} ms"
     excluded = sum(1 for _, reason in report.skipped if reason == _EXCLUDED)
@@ -125,11 +164,7 @@ def report_lines(report: Report, what: str = "staged changes") -> list[str]:
         head += f", {unverified} UNVERIFIED (not blocking)" if unverified else ""
     else:
         head = f"tribunal: ? {unverified} UNVERIFIED (not blocking)"
-    lines = [f"{head} ({size})"]
-    ordered = sorted(report.findings, key=lambda f: -f.verdict)
-    for finding in ordered:
-        if finding.verdict is not Verdict.PASS:
-            lines += finding_lines(finding, finding.verdict.name)
-    if contradicted and what == "staged changes":
-        lines.append(bypass_hint("pre-commit"))
-    return lines
+    staged = what == "staged changes"
+    tail = [bypass_hint("pre-commit")] if contradicted and staged else []
+    command = show_all(env, committed=staged and not contradicted, unborn=report.range.base is None)
+    return brief_lines(report, f"{head} ({size})", command, tail, surrounding_rows(env))

@@ -265,3 +265,39 @@ def test_args_reach_the_hook(user: UserRepo, framework: dict[str, str]) -> None:
     assert result.returncode == 1 and "exit code: 2" in result.stdout, result.stdout
     assert "unrecognized arguments" not in result.stdout + result.stderr
     assert "no-such-analyzer" in result.stdout + result.stderr
+
+
+def test_manual_stage_hooks_show_every_finding_and_the_audit(
+    tmp_path: Path, framework: dict[str, str]
+) -> None:
+    """A framework user has no `tribunal` on PATH: the folded report names a manual-stage hook."""
+    from tests.test_hook_brief import FORTY
+    from tribunal.hooks.brief import FRAMEWORK_ROWS, SCREEN_LINES, rows
+
+    user = UserRepo.create(tmp_path, {"PRE_COMMIT_HOME": framework["PRE_COMMIT_HOME"]})
+    hooks = "".join(f"      - id: {i}\n" for i in ("tribunal", "tribunal-check", "tribunal-audit"))
+    config = f"repos:\n  - repo: '{framework['repo']}'\n    rev: {framework['rev']}\n    hooks:\n"
+    user.commit(
+        {
+            ".pre-commit-config.yaml": config + hooks,
+            "pyproject.toml": '[project]\nname = "app"\ndependencies = []\n',
+        },
+        "config",
+    )
+    assert pre_commit(user, "install").returncode == 0
+    user.repo.write(FORTY)
+    user.git("add", "-A")
+    commit = user.run("commit", "-m", "forty imports")
+    assert commit.code == 0, commit.stdout + commit.stderr
+    hook_output = commit.stderr  # git hands a hook's output to stderr
+    assert rows(hook_output.strip().splitlines()) <= SCREEN_LINES, hook_output
+    ours = hook_output.split("- duration:", 1)[1].splitlines()[1:]
+    assert rows([line for line in ours if line]) <= SCREEN_LINES - FRAMEWORK_ROWS
+    manual = "pre-commit run tribunal-check --hook-stage manual --from-ref HEAD~1 --to-ref HEAD"
+    assert f"`{manual}`" in hook_output
+    shown = pre_commit(user, *manual.split()[1:])
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert shown.stdout.count("is not a declared or installed package") == 40
+    audit = pre_commit(user, "run", "tribunal-audit", "--hook-stage", "manual")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "0 weakened-gate records" in audit.stdout

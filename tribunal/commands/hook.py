@@ -32,6 +32,10 @@ written by `tribunal install` call these; you rarely need to.
   reference-transaction
                record pushes whose commit got past the gate in the
                weakened-gate log (see `tribunal audit`); always exits 0
+  report       print every finding of what the pre-commit hook judges, in
+               full (the staged changes; under `pre-commit run --from-ref A
+               --to-ref B`, that range); never blocks. The framework's
+               manual-stage hook `tribunal-check` runs it
 """
 
 
@@ -73,6 +77,9 @@ def add_parser(sub: Any, epilog: str) -> None:
     ref_tx.add_argument("state", help="as git passes it: prepared, committed or aborted")
     ref_tx.add_argument("git_pid", nargs="?", type=int, help=argparse.SUPPRESS)
     ref_tx.set_defaults(func=run_reference_transaction)
+    report = hooks.add_parser("report", help="every finding of the staged changes, in full")
+    report.add_argument("files", nargs="*", help=argparse.SUPPRESS)
+    report.set_defaults(func=run_report)
 
 
 def run_pre_commit(ns: argparse.Namespace) -> int:
@@ -88,6 +95,17 @@ def run_pre_push(ns: argparse.Namespace) -> int:
         return run(Path.cwd(), list(ns.git_args), sys.stdin, os.environ, sys.stdout, plain=ns.plain)
 
     return fail_closed("pre-push", body)
+
+
+def run_report(ns: argparse.Namespace) -> int:
+    """Report only: findings never change the exit code; errors do (2 or 3)."""
+    from tribunal.hooks.precommit import run_full_report
+
+    try:
+        return run_full_report(Path.cwd(), os.environ, sys.stdout)
+    except TribunalError as exc:
+        print(f"tribunal: error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
 
 
 def run_reference_transaction(ns: argparse.Namespace) -> int:
