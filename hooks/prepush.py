@@ -28,7 +28,7 @@ from tribunal.hooks.audit_hook import audit_before_push
 from tribunal.hooks.convene import Target, convene
 from tribunal.hooks.output import bypass_hint, write_lines
 from tribunal.hooks.progress import Progress
-from tribunal.hooks.pushinfo import Push, from_git, from_pre_commit
+from tribunal.hooks.pushinfo import Push, PushedRef, from_git, from_pre_commit
 from tribunal.hooks.repo import Repo, open_repo
 from tribunal.hooks.verdict import gate_lines
 
@@ -59,6 +59,8 @@ def run_pre_push(
         verdicts = [
             judge(repo, git, Target(ref, remote, push.remote_url, state), out) for ref in push.refs
         ]
+    if not all(verdicts):
+        write_lines(out, all_or_nothing(push, verdicts))
     return ExitCode.OK if all(verdicts) else ExitCode.CONTRADICTED
 
 
@@ -74,10 +76,27 @@ def _preamble(repo: Repo, git: Git, push: Push) -> list[str]:
     return lines
 
 
+def all_or_nothing(push: Push, verdicts: list[bool]) -> list[str]:
+    """Why a ref that passed was not pushed either: git pushes nothing when a hook refuses."""
+    passed = [_label(ref) for ref, ok in zip(push.refs, verdicts, strict=True) if ok]
+    if not passed:
+        return []
+    refs = ", ".join(passed)
+    return [
+        f"tribunal: git pushes nothing when any ref is rejected, so {refs} "
+        f"{'was' if len(passed) == 1 else 'were'} not pushed either; push "
+        f"{'it' if len(passed) == 1 else 'them'} on {'its' if len(passed) == 1 else 'their'} own"
+    ]
+
+
+def _label(ref: PushedRef) -> str:
+    return ref.remote_ref or ref.local_ref or ref.local_sha[:12]
+
+
 def judge(repo: Repo, git: Git, target: Target, out: TextIO) -> bool:
     """Convene one target and gate it; print the outcome; True if it may be pushed."""
     progress = Progress()
-    label = target.ref.remote_ref or target.ref.local_ref or target.ref.local_sha[:12]
+    label = _label(target.ref)
     convened = convene(repo, git, target, progress)
     if convened is None:
         where = target.remote_name or "the remote"

@@ -114,6 +114,12 @@ def test_every_ref_of_a_push_is_convened(user: UserRepo) -> None:
     text = sc.output(result)
     assert f"tribunal: ✓ refs/heads/good ({good[:12]})" in text
     assert f"push of refs/heads/bad ({bad[:12]}) rejected" in text
+    said = [line for line in text.splitlines() if "git pushes nothing" in line]
+    assert said == [
+        "tribunal: git pushes nothing when any ref is rejected, so refs/heads/good was not "
+        "pushed either; push it on its own"
+    ]
+    assert text.index(said[0]) > text.index("push of refs/heads/bad")
     assert user.remote_sha("refs/heads/good") == "" and user.remote_sha("refs/heads/bad") == ""
     user.git("checkout", "-q", "good")
     user.commit({"tests/test_more.py": GOOD_TEST}, "more")
@@ -351,3 +357,16 @@ def test_the_hooks_benchmark_runs_on_a_small_repository(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "check: 5 of 400 files" in out and "convene adds" in out
     assert "exit [0]" in out.split("convene (fresh")[1].splitlines()[0]
+
+
+def test_the_all_or_nothing_line_names_every_ref_that_passed() -> None:
+    from tribunal.hooks.prepush import all_or_nothing
+    from tribunal.hooks.pushinfo import Push, PushedRef
+
+    refs = [PushedRef(f"refs/heads/{n}", "1" * 40, f"refs/heads/{n}", "0" * 40) for n in "abc"]
+    push = Push("origin", "url", refs)
+    assert all_or_nothing(push, [True, False, True]) == [
+        "tribunal: git pushes nothing when any ref is rejected, so refs/heads/a, refs/heads/c "
+        "were not pushed either; push them on their own"
+    ]
+    assert all_or_nothing(push, [False, False, False]) == []

@@ -538,10 +538,21 @@ def md_tokens(report: Report, **kw: Any) -> tuple[str, list[Token]]:
 
 
 def inline_text(token: Token) -> str:
-    """What a reader sees, failing on any markup that is not plain text."""
+    """What a reader sees (code in ⟦⟧), failing on any markup that is neither text nor code."""
     kinds = {child.type for child in token.children or []}
-    assert kinds <= {"text", "softbreak", "strong_open", "strong_close"}, kinds
-    return "".join("\n" if c.type == "softbreak" else c.content for c in token.children or [])
+    assert kinds <= {"text", "softbreak", "strong_open", "strong_close", "code_inline"}, kinds
+    return "".join(_seen(c) for c in token.children or [])
+
+
+def _seen(child: Token) -> str:
+    if child.type == "softbreak":
+        return "\n"
+    return f"⟦{child.content}⟧" if child.type == "code_inline" else child.content
+
+
+def as_code(text: str) -> str:
+    """``text`` as a reader sees it: each pair of single backticks is code."""
+    return re.sub(r"`([^`]+)`", r"⟦\1⟧", text)
 
 
 def headings(tokens: list[Token], level: str) -> list[str]:
@@ -580,7 +591,7 @@ def test_md_groups_non_pass_findings_by_file_with_exact_names() -> None:
         for name in (
             SPACE_PATH,
             SCRIPT_PATH,
-            PIPE_PATH,
+            as_code(PIPE_PATH),
             shown,
             "zero.py",
             "docs/PR body.md",
@@ -602,7 +613,9 @@ def test_md_no_markup_from_user_text() -> None:
         if h.startswith("<details>")
     )
     kinds = [t.type for t in _all(tokens)]
-    assert not set(kinds) & {"link_open", "image", "code_inline", "s_open", "table_open"}
+    assert not set(kinds) & {"link_open", "image", "s_open", "table_open"}
+    code = [t.content for t in _all(tokens) if t.type == "code_inline"]
+    assert sorted(code) == ["c", "code"]  # only what the change wrote in backticks
     assert kinds.count("em_open") == 1  # the exit reason, nothing else
     assert "<script>" not in text and "<b>" not in text
 
@@ -644,8 +657,44 @@ def test_md_inline_text_renders_as_itself_even_at_a_line_start(text: str) -> Non
     for prefix in ("", "- "):
         tokens = _MD.parse(prefix + inline(text))
         (para,) = [i for i, t in enumerate(tokens) if t.type == "paragraph_open"]
-        want = text.replace("\n", "\\u000a").replace("\t", " ")
+        want = as_code(text.replace("\n", "\\u000a").replace("\t", " "))
         assert inline_text(tokens[para + 1]) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "seen"),
+    [
+        ("package 'vitest' is not installed", "package 'vitest' is not installed"),
+        ("`import { it } from 'vitest'` (declared)", "⟦import { it } from 'vitest'⟧ (declared)"),
+        ("a lone ` backtick", "a lone ⟦`⟧ backtick"),
+        ("``a ` inside``", "⟦a ` inside⟧"),
+        ("`<script>alert(1)</script>`", "⟦<script>alert(1)</script>⟧"),
+        ('"quoted" & <b>', '"quoted" & <b>'),
+    ],
+)
+def test_md_is_clean_in_source_and_rendered(text: str, seen: str) -> None:
+    source = inline(text)
+    assert "&#39;" not in source and "&quot;" not in source and "\\`" not in source
+    tokens = _MD.parse(source)
+    (para,) = [i for i, t in enumerate(tokens) if t.type == "paragraph_open"]
+    assert inline_text(tokens[para + 1]) == seen
+    html = _MD.render(source)
+    assert "<script>" not in html and "<b>" not in html
+
+
+def test_md_report_has_no_entities_or_escaped_backticks() -> None:
+    title = "package 'vitest' is not installed (imported in 2 files)"
+    detail = "`import { it } from 'vitest'` (declared in package.json)"
+    report = weird_report(
+        findings=(finding(Verdict.UNVERIFIED, "a.test.ts", 1, title, detail=detail),), errors=()
+    )
+    text, tokens = md_tokens(report)
+    assert "&#39;" not in text and "\\`" not in text
+    (item, *_) = [inline_text(t) for t in _list_item_heads(tokens)]
+    assert item.endswith(
+        "— package 'vitest' is not installed (imported in 2 files)\n"
+        "↳ ⟦import { it } from 'vitest'⟧ (declared in package.json)"
+    )
 
 
 def test_md_items_say_where_what_and_why() -> None:
@@ -653,7 +702,7 @@ def test_md_items_say_where_what_and_why() -> None:
     items = [inline_text(t) for t in _list_item_heads(tokens)]
     assert "🔴 CONTRADICTED · lines 3–5 · assertion-free-test — test asserts nothing" in items
     assert (
-        "🔴 CONTRADICTED · line 7 · assertion-free-test — title with `code` | pipe <b>bold</b>\n"
+        "🔴 CONTRADICTED · line 7 · assertion-free-test — title with ⟦code⟧ | pipe <b>bold</b>\n"
         "↳ - [x](y)"
     ) in items
     assert (

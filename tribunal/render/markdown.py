@@ -4,9 +4,12 @@ The first line is a hidden marker (``MARKER``) so that a CI step can find its
 own earlier comment and update it instead of adding another. Every piece of
 text that comes from the change (paths, titles, details, reasons, claims,
 error messages, ref names) is untrusted: inline text is HTML-escaped and
-backslash-escaped, and long evidence goes into a fenced code block whose fence
-is longer than any backtick run inside it, so a crafted file name can neither
-add markup nor end a block early.
+backslash-escaped, code in backticks becomes a code span whose fence is longer
+than any backtick run inside it, and long evidence goes into a fenced code
+block the same way, so a crafted file name can neither add markup nor end a
+block early. Only what needs it is escaped: quotes and apostrophes stay as
+they are (no ``&#39;``), and backticks are never backslash-escaped, so the
+comment reads as cleanly in its source as rendered.
 """
 
 from __future__ import annotations
@@ -25,10 +28,13 @@ _ICON = {Verdict.CONTRADICTED: "🔴", Verdict.UNVERIFIED: "🟡", Verdict.PASS:
 _WORST_FIRST = (Verdict.CONTRADICTED, Verdict.UNVERIFIED, Verdict.PASS)
 #: A detail longer than this, or on several lines, is collapsed into <details>.
 SHORT_DETAIL = 160
-_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+#: Only what HTML needs outside attributes: Tribunal never writes untrusted text into one.
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 #: Characters that make markup wherever they stand (``$`` is GitHub's math, and
-#: ``#`` would be eaten as the closing sequence of a heading).
-_MARKDOWN = frozenset("\\`*_[]|~$#")
+#: ``#`` would be eaten as the closing sequence of a heading). Backticks are
+#: handled apart: they make code spans (``_spans``).
+_MARKDOWN = frozenset("\\*_[]|~$#")
+_BACKTICKS = re.compile(r"`+")
 #: What makes markup only at the start of a line: a list item, a rule, a setext
 #: underline, an ordered list (``1.`` / ``1)``), an indented code block.
 _LEADING = re.compile(r"^(?:([-+=])|(\d{1,9})([.)])| )")
@@ -53,10 +59,53 @@ def inline(text: str) -> str:
     """Untrusted text made safe anywhere inline, even at the start of a line.
 
     It renders as exactly itself: HTML is entity-escaped, markup characters are
-    backslash-escaped, and control or bidi characters are shown, not obeyed.
+    backslash-escaped, code in backticks is a code span (a lone backtick too:
+    a code span holding it), and control or bidi characters are shown, not
+    obeyed.
     """
-    body = "".join(_inline_char(ch) for ch in printable(text))
-    return _LEADING.sub(_defuse_leading, body, count=1)
+    pieces = []
+    for is_code, piece in _spans(printable(text)):
+        pieces.append(code_span(piece) if is_code else "".join(_inline_char(c) for c in piece))
+    return _LEADING.sub(_defuse_leading, "".join(pieces), count=1)
+
+
+def _spans(text: str) -> list[tuple[bool, str]]:
+    """(is code, text) pieces: a run of n backticks opens code closed by the next run of n.
+
+    An unmatched run is code of its own (the backticks themselves), as CommonMark
+    would show it literally.
+    """
+    out: list[tuple[bool, str]] = []
+    at = 0
+    search = 0
+    while True:
+        opening = _BACKTICKS.search(text, search)
+        if opening is None:
+            break
+        closing = next(
+            (m for m in _BACKTICKS.finditer(text, opening.end()) if len(m[0]) == len(opening[0])),
+            None,
+        )
+        out.append((False, text[at : opening.start()]))
+        if closing is None:
+            out.append((True, opening[0]))
+            at = search = opening.end()
+        else:
+            out.append((True, text[opening.end() : closing.start()]))
+            at = search = closing.end()
+    out.append((False, text[at:]))
+    return [(code, piece) for code, piece in out if piece]
+
+
+def code_span(text: str) -> str:
+    """``text`` as one inline code span that nothing inside it can close."""
+    body = "".join(" " if ch in "\n\t" else _block_char(ch) for ch in text)
+    longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
+    fence = "`" * (longest + 1)
+    edge = body.startswith("`") or body.endswith("`")
+    padded = body.startswith(" ") and body.endswith(" ") and body.strip()
+    pad = " " if edge or padded else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
 
 
 def _inline_char(ch: str) -> str:
