@@ -160,7 +160,7 @@ GREET_TS = src(
       s.toUpperCase();
 
     export class Speaker {
-      /** speak delegates to greet */
+      /** speak: delegates to greet */
       speak() { return greet(); }
     }
     """
@@ -176,9 +176,24 @@ def test_seed_example_body_change(repo: GitRepo) -> None:
 
 
 def test_jsdoc_and_block_comments_count(repo: GitRepo) -> None:
-    head = GREET_TS.replace("s.toUpperCase()", "s.toUpperCase() + '!'")
-    found = drift(repo, {"src/greet.ts": GREET_TS}, {"src/greet.ts": head})
+    base = GREET_TS.replace("greet and shout.", "greet and `shout`.").replace(
+        "/* shout is pure */", "/* shout() is pure */"
+    )
+    head = base.replace("s.toUpperCase()", "s.toUpperCase() + '!'")
+    found = drift(repo, {"src/greet.ts": base}, {"src/greet.ts": head})
     assert lines(found) == [5, 7]
+
+
+def test_a_plain_word_name_needs_marking_even_next_to_its_definition(repo: GitRepo) -> None:
+    head = GREET_TS.replace("s.toUpperCase()", "s.toUpperCase() + '!'")
+    assert drift(repo, {"src/greet.ts": GREET_TS}, {"src/greet.ts": head}) == []
+
+
+def test_prose_parentheses_are_not_a_call(repo: GitRepo) -> None:
+    base = '# keeps a digest (one per row)\ndef digest(data):\n    """A digest of data."""\n'
+    base += "    return hash(data)\n"
+    head = base.replace("hash(data)", "hash(repr(data))")
+    assert drift(repo, {"d.py": base}, {"d.py": head}) == []
 
 
 def test_quote_style_and_comment_edits_are_not_changes(repo: GitRepo) -> None:
@@ -341,11 +356,12 @@ def test_the_projects_own_name_needs_more_than_a_bare_mention(repo: GitRepo) -> 
         "cli.py": "# uses tally_ho\nY = 2\n",
     }
     (finding,) = drift(repo, base, head)
-    assert lines([finding]) == [6]  # only the call with arguments, inside the function
+    # the label above it and the call with arguments inside it; not the prose elsewhere
+    assert lines([finding]) == [4, 6]
 
 
 def test_comment_above_a_renamed_function_is_about_it(repo: GitRepo) -> None:
-    base = "X = 1\n\n\n# greet says hi\ndef greet():\n    return 'hi'\n"
+    base = "X = 1\n\n\n# greet: says hi\ndef greet():\n    return 'hi'\n"
     head = base.replace("def greet", "def welcome")
     (finding,) = drift(repo, {"g.py": base}, {"g.py": head})
     assert finding.line == 4 and "removed or renamed" in finding.title

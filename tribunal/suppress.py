@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterable, Iterator
 
-from tribunal.change import Change
+from tribunal.change import Change, Source
+from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.paths import language_of
 from tribunal.registry import SUPPRESSION_ID
@@ -78,8 +79,26 @@ def _marker_at(
     for line_no in _candidate_lines(source.lines, line, decorators):
         parsed = parse_marker(source.line(line_no))
         if parsed is not None and parsed[0] == analyzer:
-            return line_no, parsed[1]
+            in_comment = _comment_markers(source, path).get(line_no, parsed)
+            if in_comment is not None and in_comment[0] == analyzer:
+                return line_no, in_comment[1]
     return None
+
+
+def _comment_markers(source: Source, path: str) -> dict[int, tuple[str, str] | None]:
+    """Line -> the marker in that line's comment, for Python and JS/TS (a string is no comment).
+
+    Lines of other files are not listed: their marker is taken as it stands.
+    """
+    from tribunal.lang.comments import comments_of
+
+    comments = comments_of(source, language_of(path))
+    if comments is None:
+        return {}
+    text = {c.line: c.text for c in comments if c.kind == "comment"}
+    return {
+        n: parse_marker(text[n]) if n in text else None for n in range(1, len(source.lines) + 1)
+    }
 
 
 def _candidate_lines(
@@ -114,12 +133,18 @@ def _candidate_lines(
 
 
 def added_suppressions(change: Change) -> Iterator[Finding]:
-    """One UNVERIFIED finding for each suppression comment the change adds."""
+    """One UNVERIFIED finding for each suppression comment the change adds.
+
+    In Python and JS/TS only a marker in a real comment counts: one inside a
+    string literal (a test that writes a file with a suppression) suppresses
+    nothing, so it is nothing to report.
+    """
     for fc in change.analyzable():
-        for line_no in sorted(fc.added_text):
-            parsed = parse_marker(fc.added_text[line_no])
-            if parsed is None:
-                continue
+        found = {n: parse_marker(fc.added_text[n]) for n in sorted(fc.added_text)}
+        markers = {n: parsed for n, parsed in found.items() if parsed is not None}
+        if markers:
+            markers = _in_comments(change, fc, markers)
+        for line_no, parsed in markers.items():
             analyzer, reason = parsed
             detail = f"reason: {reason}" if reason else "no reason given, so it suppresses nothing"
             yield Finding(
@@ -132,3 +157,16 @@ def added_suppressions(change: Change) -> Iterator[Finding]:
                 detail=detail,
                 language=language_of(fc.path),
             )
+
+
+def _in_comments(
+    change: Change, fc: FileChange, markers: dict[int, tuple[str, str]]
+) -> dict[int, tuple[str, str]]:
+    """The markers of ``fc`` that sit in a comment (all of them in a file we cannot parse)."""
+    source = change.head_source(fc)
+    if source is None:
+        return markers
+    in_comments = _comment_markers(source, fc.path)
+    if not in_comments:
+        return markers
+    return {n: found for n in markers if (found := in_comments.get(n)) is not None}

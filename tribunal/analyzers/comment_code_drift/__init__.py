@@ -22,17 +22,17 @@ from collections.abc import Iterator
 from tribunal.analysis import each_file
 from tribunal.analyzers.comment_code_drift.about import near_lines, owners
 from tribunal.analyzers.comment_code_drift.changes import ChangedDecl, changed_decls
-from tribunal.analyzers.comment_code_drift.comments import (
-    CommentLine,
-    js_comments,
-    python_comments,
-)
 from tribunal.analyzers.comment_code_drift.mentions import Strength, needed, strongest
 from tribunal.analyzers.comment_code_drift.project import normalize, project_names
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.grouping import Place, count_phrase, grouped
+from tribunal.lang.comments import (
+    CommentLine,
+    js_comments,
+    python_comments,
+)
 from tribunal.lazyre import lazy
 from tribunal.paths import is_js_family, language_of
 
@@ -101,10 +101,10 @@ class _Judge:
             seen.add(name)
             decls = self.by_name[name]
             ambiguous = len(self.names_at_head.get(name, ())) > 1 or len(decls) > 1
-            ordinary = normalize(name) in self.project
+            project = normalize(name) in self.project
             for decl in decls:
                 near = comment.line in self._near_lines(decl, fc)
-                want = needed(name, near=near, ordinary=ordinary, ambiguous=ambiguous)
+                want = needed(name, near=near, project=project, ambiguous=ambiguous)
                 have = strongest(comment.text, name, owners(decl))
                 if have is not Strength.NONE and have >= want:
                     yield decl

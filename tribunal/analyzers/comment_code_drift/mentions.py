@@ -1,8 +1,10 @@
 """How strongly a comment line mentions a name: a bare word, code, a call, a qualified name.
 
 A bare word is the weakest mention: prose says "run", "digest" or the
-project's own name without meaning the code. Backticks, ``name()`` or
-``self.name`` mark it as code; ``name(arg)`` is a call with arguments;
+project's own name without meaning the code. Backticks, ``name()``,
+``self.name`` or a ``name:`` label opening the comment mark it as code;
+``name(arg)`` (no space before the parenthesis: "a digest (two on a line)"
+is prose) is a call with arguments;
 ``Owner.name`` (the declaration's class, or its module) is a qualified name,
 which points at one declaration even where several share the name. A mention
 behind another qualifier (``other.name``) is some other object's attribute,
@@ -18,6 +20,8 @@ from tribunal.analyzers.comment_code_drift.generic import is_generic
 
 #: ``a.b.name`` before a mention: the qualifier chain, with the dot.
 _CHAIN = re.compile(r"((?:[A-Za-z_$][\w$]*\.)+)$")
+#: What opens a comment or docstring line before its words.
+_OPENER = re.compile(r"""^[\s#/*"'rRbBuUfF]*""")
 _SELF = frozenset({"self", "cls", "this"})
 
 
@@ -46,35 +50,44 @@ def _strength(text: str, start: int, end: int, owners: frozenset[str]) -> Streng
             return Strength.QUALIFIED
         return Strength.MARKED if qualifier in _SELF else Strength.NONE
     rest = text[end:]
-    stripped = rest.lstrip()
-    if stripped.startswith("("):
-        inner = stripped[1:].lstrip()
-        return Strength.MARKED if inner.startswith(")") else Strength.CALL
+    if rest.startswith("("):
+        return Strength.MARKED if rest[1:].lstrip().startswith(")") else Strength.CALL
     if text[:start].count("`") % 2 == 1 and "`" in rest:
         return Strength.MARKED
+    opener = _OPENER.match(text)
+    if rest.startswith(":") and opener is not None and opener.end() == start:
+        return Strength.MARKED  # "# greet: returns a greeting", a label naming the code
     return Strength.BARE
 
 
 def looks_like_code(name: str) -> bool:
-    """``parse_header``, ``parseHeader``, ``MAX_RETRIES``, ``Greeter``: no prose word looks so."""
+    """``parse_header``, ``parseHeader``, ``MAX_RETRIES``, ``FileChange``: no prose word looks so.
+
+    A single word, lower case or Capitalized (``digest``, ``block``, ``Names``),
+    reads as a word of the sentence as often as it names the code.
+    """
     if "_" in name.strip("_") or any(ch.isdigit() for ch in name):
         return True
-    if name[:1].isupper():
-        return True  # Capitalized: a class or constant (ordinary words were sorted out before)
+    if len(name) > 1 and name.isupper():
+        return True
     return any(ch.isupper() for ch in name[1:])
 
 
-def needed(name: str, *, near: bool, ordinary: bool, ambiguous: bool) -> Strength:
+def needed(name: str, *, near: bool, project: bool, ambiguous: bool) -> Strength:
     """The weakest mention that ties a comment line to a declaration named ``name``.
 
     ``near``: the line is the declaration's own docstring, inside it, or in the
-    comment block directly above it. ``ordinary``: an ordinary word or the
-    project's own name. ``ambiguous``: several changed files declare the name.
+    comment block directly above it. ``project``: the name is the project's own.
+    ``ambiguous``: several changed files declare the name. A name that looks
+    like code is enough as a bare word; any other (an ordinary word) must be
+    marked as code next to its declaration, and elsewhere called with arguments
+    or qualified when it is a common word of the trade or the project's name.
     """
+    word = not looks_like_code(name) or project or is_generic(name)
     if near:
-        return Strength.MARKED if ordinary or is_generic(name) else Strength.BARE
+        return Strength.MARKED if word else Strength.BARE
     if ambiguous:
         return Strength.QUALIFIED
-    if ordinary or is_generic(name):
+    if project or is_generic(name):
         return Strength.CALL
-    return Strength.BARE if looks_like_code(name) else Strength.MARKED
+    return Strength.MARKED if word else Strength.BARE

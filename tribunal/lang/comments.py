@@ -1,5 +1,9 @@
 """The comment text of a file, line by line, for both languages.
 
+Shared by comment-code-drift (which comments mention a changed declaration)
+and the suppression scanner (a ``tribunal: ignore`` inside a string literal is
+no suppression).
+
 Python: ``#`` comments (from the tokenizer, so a ``#`` inside a string is not
 a comment) and docstrings of modules, classes and functions. JS/TS: every
 comment node tree-sitter finds: ``//`` at the end of a line, ``/* */`` blocks
@@ -71,3 +75,12 @@ def _docstrings(tree: ast.Module, source: Source) -> list[CommentLine]:
                 text = text.encode()[doc.col_offset :].decode("utf-8", "replace")
             out.append(CommentLine(number, text, "docstring"))
     return out
+
+
+def comments_of(source: Source, language: str | None) -> list[CommentLine] | None:
+    """The comment lines of a Python or JS/TS file; None for any other language."""
+    if language == "python":
+        return python_comments(source)
+    if language in ("javascript", "typescript", "tsx"):
+        return js_comments(source, language)
+    return None
