@@ -433,3 +433,18 @@ def _same_up_to_locals(before: str, after: str) -> bool:
 )
 def test_python_renamed_locals(before: str, after: str, same: bool) -> None:
     assert _same_up_to_locals(before, after) is same
+
+
+def test_a_grouped_finding_is_suppressed_by_a_marker_at_any_of_its_places(repo: GitRepo) -> None:
+    from tests.engine_helpers import findings_for
+
+    lib = "def parse_header(h):\n    return h\n"
+    use = "# tribunal: ignore[comment-code-drift] reworded later\n# parse_header(h) trims\nX = 1\n"
+    start = repo.commit({"lib.py": "# parse_header: trims\n" + lib, "use.py": use})
+    end = repo.commit(
+        {"lib.py": "# parse_header: trims\n" + lib.replace("h\n", "h.strip()\n"),
+         "use.py": use.replace("X = 1", "X = 2")}
+    )  # fmt: skip
+    (finding,) = findings_for(repo, start, end, "comment-code-drift")
+    assert (finding.file, finding.line) == ("lib.py", 1)  # the marker sits at another place
+    assert finding.suppressed == "reworded later"
