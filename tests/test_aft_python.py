@@ -1038,3 +1038,42 @@ def test_async_tests_with_other_setup_stay_unverified(repo: GitRepo, mark: str) 
 def test_a_sync_test_under_an_event_loop_mark_is_not_contradicted_by_it(repo: GitRepo) -> None:
     text = "import pytest\n\n\n@pytest.mark.asyncio\ndef test_fetch():\n    pass\n"
     assert _aft(repo, {}, {"tests/test_x.py": text}) == [("UNVERIFIED", 5)]
+
+
+# --- the same doubt, said once ------------------------------------------------------------
+
+DELEGATING = src(
+    """
+    from tests import scenarios as sc
+    from tests import other
+
+
+    def test_one(user):
+        sc.first(user)
+
+
+    def test_two(user):
+        sc.second(user)
+
+
+    def test_three(user):
+        sc.third(user)
+
+
+    def test_elsewhere(user):
+        other.fourth(user)
+    """
+)
+
+
+def test_tests_that_all_call_into_one_module_are_one_finding(repo: GitRepo) -> None:
+    found = judged(repo, {"README": "x"}, {"tests/test_delegating.py": DELEGATING})
+    grouped = [f for f in found if f.related]
+    (group,) = grouped
+    assert group.verdict is Verdict.UNVERIFIED
+    assert group.title == "3 tests only call into `sc` and assert nothing Tribunal can see"
+    assert [group.line, *(r.line for r in group.related)] == [5, 9, 13]
+    assert "tests/test_delegating.py:9  `test_two` calls `sc.second(user)`" in group.detail
+    assert group.group == "tests/test_delegating.py:delegates-to:sc"
+    single = [f for f in found if not f.related]
+    assert [f.title for f in single] == ["test `test_elsewhere` has no assertion Tribunal can see"]
