@@ -77,7 +77,7 @@ def baseline_count(checkout: Path, root: Path, parent: str, commit: str, config:
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     args = ["--base", parent, "--head", commit, "--format", "json", "--config", str(config)]
     proc = subprocess.run(
-        [sys.executable, "-m", "tribunal", "check", *args],
+        [sys.executable, "-P", "-m", "tribunal", "check", *args],  # -P: not the cwd's copy
         cwd=root,
         env=env,
         capture_output=True,
