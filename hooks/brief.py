@@ -43,8 +43,6 @@ def show_all(env: Mapping[str, str], *, committed: bool, unborn: bool = False) -
     the staged changes are the last commit, not the index. A hook that judged a
     range (``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF``) names that range.
     """
-    import shlex
-
     start, end = env.get("PRE_COMMIT_FROM_REF"), env.get("PRE_COMMIT_TO_REF")
     refs = (start, end) if start and end else None
     if refs is None and committed and not unborn:
@@ -52,11 +50,19 @@ def show_all(env: Mapping[str, str], *, committed: bool, unborn: bool = False) -
     if env.get("PRE_COMMIT") == "1":
         command = f"pre-commit run {MANUAL_HOOK} --hook-stage manual"
         if refs is not None:
-            command += f" --from-ref {shlex.quote(refs[0])} --to-ref {shlex.quote(refs[1])}"
+            command += f" --from-ref {_quoted(refs[0])} --to-ref {_quoted(refs[1])}"
         return command
     if refs is not None:
-        return f"tribunal check --base {shlex.quote(refs[0])} --head {shlex.quote(refs[1])}"
+        return f"tribunal check --base {_quoted(refs[0])} --head {_quoted(refs[1])}"
     return "tribunal check --staged"
+
+
+def _quoted(ref: str) -> str:
+    """``ref`` as a shell word: as it is when it is plain (``HEAD~1``, ``origin/main``)."""
+    import re
+    import shlex
+
+    return ref if re.fullmatch(r"[\w./~^@{}:-]+", ref) else shlex.quote(ref)
 
 
 def brief_lines(

@@ -48,7 +48,7 @@ def fits(lines: list[str]) -> None:
 def test_forty_unverified_fit_one_screen_and_name_the_command() -> None:
     findings = [unverified(n) for n in range(30)]
     findings += [unverified(n, "risky-diff-no-test", f"src/auth_{n}.py") for n in range(10)]
-    lines = report_lines(report(findings), PLAIN)
+    lines = report_lines(report(findings), env=PLAIN)
     fits(lines)
     assert lines[0].startswith("tribunal: ? 40 UNVERIFIED (not blocking)")
     assert "    comment-code-drift (30)" in lines and "    risky-diff-no-test (10)" in lines
@@ -58,7 +58,7 @@ def test_forty_unverified_fit_one_screen_and_name_the_command() -> None:
 
 def test_contradicted_come_first_with_their_reasons_and_the_way_out() -> None:
     findings = [unverified(n) for n in range(40)] + [contradicted(1), contradicted(2)]
-    lines = report_lines(report(findings), PLAIN)
+    lines = report_lines(report(findings), env=PLAIN)
     fits(lines)
     assert lines[0].startswith("tribunal: ✗ commit blocked: 2 CONTRADICTED, 40 UNVERIFIED")
     assert lines[1].startswith("  ✗ src/app.py:1  [hallucinated-symbol] 'pkg.mod1' does not")
@@ -69,13 +69,13 @@ def test_contradicted_come_first_with_their_reasons_and_the_way_out() -> None:
 
 
 def test_many_contradicted_still_fit_and_are_counted() -> None:
-    lines = report_lines(report([contradicted(n) for n in range(60)]), PLAIN)
+    lines = report_lines(report([contradicted(n) for n in range(60)]), env=PLAIN)
     fits(lines)
     assert any("more not shown" in line for line in lines)
 
 
 def test_a_short_report_is_shown_whole() -> None:
-    lines = report_lines(report([unverified(1), unverified(2, file="src/other.py")]), PLAIN)
+    lines = report_lines(report([unverified(1), unverified(2, file="src/other.py")]), env=PLAIN)
     assert sum(line.startswith("      ? ") for line in lines) == 2
     assert not any("more" in line for line in lines)
     assert (
@@ -85,7 +85,7 @@ def test_a_short_report_is_shown_whole() -> None:
 
 
 def test_notes_are_said_once() -> None:
-    lines = report_lines(report([unverified(1)], notes=("node_modules is absent",)), PLAIN)
+    lines = report_lines(report([unverified(1)], notes=("node_modules is absent",)), env=PLAIN)
     assert lines.count("  note: node_modules is absent") == 1
 
 
@@ -96,6 +96,10 @@ def test_the_command_matches_how_tribunal_was_installed() -> None:
     manual = "pre-commit run tribunal-check --hook-stage manual"
     assert show_all(FRAMEWORK, committed=False) == manual
     assert show_all(FRAMEWORK, committed=True) == f"{manual} --from-ref HEAD~1 --to-ref HEAD"
+    ranged = {**FRAMEWORK, "PRE_COMMIT_FROM_REF": "origin/main", "PRE_COMMIT_TO_REF": "a b"}
+    assert show_all(ranged, committed=False) == f"{manual} --from-ref origin/main --to-ref 'a b'"
+    plain_range = {"PRE_COMMIT_FROM_REF": "v1.0", "PRE_COMMIT_TO_REF": "HEAD"}
+    assert show_all(plain_range, committed=False) == "tribunal check --base v1.0 --head HEAD"
 
 
 FORTY = {f"app/m{i}.py": "".join(f"import nopkg_{i}_{k}\n" for k in range(4)) for i in range(10)}
