@@ -42,15 +42,9 @@ def record_crash(file: str | None, exc: BaseException) -> None:
     sink.append((file, exc))
 
 
-@contextlib.contextmanager
-def collecting_crashes() -> Iterator[list[Crash]]:
+def collecting_crashes() -> contextlib.AbstractContextManager[list[Crash]]:
     """Collect crashes recorded by ``each_file`` while the block runs."""
-    sink: list[Crash] = []
-    token = _crashes.set(sink)
-    try:
-        yield sink
-    finally:
-        _crashes.reset(token)
+    return _collecting(_crashes)
 
 
 def note(text: str) -> None:
@@ -60,12 +54,17 @@ def note(text: str) -> None:
         sink.append(text)
 
 
-@contextlib.contextmanager
-def collecting_notes() -> Iterator[list[str]]:
+def collecting_notes() -> contextlib.AbstractContextManager[list[str]]:
     """Collect the notes analyzers make while the block runs."""
-    sink: list[str] = []
-    token = _notes.set(sink)
+    return _collecting(_notes)
+
+
+@contextlib.contextmanager
+def _collecting(var: ContextVar[list[T] | None]) -> Iterator[list[T]]:
+    """A fresh list in ``var`` for the block's duration, restored after."""
+    sink: list[T] = []
+    token = var.set(sink)
     try:
         yield sink
     finally:
-        _notes.reset(token)
+        var.reset(token)
