@@ -615,7 +615,8 @@ def test_md_no_markup_from_user_text() -> None:
     kinds = [t.type for t in _all(tokens)]
     assert not set(kinds) & {"link_open", "image", "s_open", "table_open"}
     code = [t.content for t in _all(tokens) if t.type == "code_inline"]
-    assert sorted(code) == ["c", "code"]  # only what the change wrote in backticks
+    # only what was written in backticks: by the change, or the adopt hint's trailer
+    assert sorted(code) == ["Tribunal-Claim: added-test", "c", "changes", "code"]
     assert kinds.count("em_open") == 1  # the exit reason, nothing else
     assert "<script>" not in text and "<b>" not in text
 
@@ -914,6 +915,7 @@ def test_a_proposed_claim_is_shown_in_every_format_and_counted_in_none() -> None
     ]
     md = render(report, "md")
     assert "**Advisory: claims a model proposed** (verified, never counted, never blocking):" in md
-    assert "&lt;b&gt;and&lt;/b&gt; \\`changes\\`" in md  # escaped like every untrusted text
+    assert "&lt;b&gt;and&lt;/b&gt; `changes`" in md  # escaped like every untrusted text
+    assert "\\`" not in md and "&#39;" not in md
     assert "🔴 0 CONTRADICTED" in md
     assert sarif_of(report)["runs"][0]["results"] == []  # SARIF carries findings only

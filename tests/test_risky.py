@@ -233,8 +233,8 @@ def test_test_files_and_pure_renames_are_not_risky(repo: GitRepo) -> None:
 
 
 def test_signal_analyzers_never_fail_a_hard_fail_run(repo: GitRepo) -> None:
-    base = repo.commit({"app/auth.py": "# login checks\ndef login(u):\n    return u.ok\n"}, "base")
-    head = repo.commit({"app/auth.py": "# login checks\ndef login(u):\n    return True\n"}, "h")
+    base = repo.commit({"app/auth.py": "# login: checks\ndef login(u):\n    return u.ok\n"}, "base")
+    head = repo.commit({"app/auth.py": "# login: checks\ndef login(u):\n    return True\n"}, "h")
     result = repo.tribunal("check", "--base", base, "--head", head, "--hard-fail")
     assert result.code == 0, result.stdout + result.stderr
     assert "[risky-diff-no-test]" in result.stdout
