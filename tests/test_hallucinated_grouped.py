@@ -60,7 +60,8 @@ def test_an_installed_package_is_not_reported(repo: GitRepo) -> None:
     (module / "package.json").write_text('{"name": "vitest", "main": "index.js"}')
     (module / "index.js").write_text("module.exports = {};\n")
     report = report_of(repo, base, {"a.test.ts": VITEST, "b.ts": "import x from 'gone-pkg';\n"})
-    assert [f.title for f in report.findings] == []
+    # vitest is installed; the undeclared package is not (and node_modules exists)
+    assert [f.title for f in report.findings] == ["package 'gone-pkg' is not installed"]
     assert NO_NODE_MODULES not in report.notes
 
 
@@ -77,3 +78,22 @@ def test_python_undeclared_package_is_one_finding(repo: GitRepo) -> None:
     )
     assert len(locations(finding)) == 6  # two statements in each file, all listed
     assert report.notes == (NO_PYTHON_ENV,)
+
+
+def test_every_import_form_takes_the_same_route(repo: GitRepo) -> None:
+    base = {"package.json": '{"dependencies": {"left-pad": "1"}}'}
+    forms = [
+        "import pad from 'left-pad';\n",
+        "import * as pad from 'left-pad';\n",
+        "import 'left-pad';\n",
+        "const pad = require('left-pad');\n",
+        "export { default } from 'left-pad';\n",
+        "import { pad } from 'left-pad';\n",
+    ]
+    head = {f"src/f{i}.js": form for i, form in enumerate(forms)}
+    report = report_of(repo, base, head)
+    missing = [f for f in report.findings if "'left-pad'" in f.title]
+    assert len(missing) == 1, [f.title for f in report.findings]
+    (finding,) = missing
+    assert len(locations(finding)) == len(forms)
+    assert report.notes.count(NO_NODE_MODULES) == 1
