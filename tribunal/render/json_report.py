@@ -59,7 +59,6 @@ def report_to_dict(
         "errors": [
             {"analyzer": e.analyzer, "file": e.file, "message": e.message} for e in report.errors
         ],
-        "notes": list(report.notes),
         "duration_ms": round(report.duration_ms, 1),
         "hard_fail": hard_fail,
         "strict": strict,
