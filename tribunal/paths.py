@@ -13,6 +13,8 @@ BUILTIN_GENERATED = (
     "build/",
     "out/",
     ".next/",
+    ".svelte-kit/",
+    ".nuxt/",
     "coverage/",
     "node_modules/",
     "__pycache__/",

@@ -22,6 +22,7 @@ from tribunal.analyzers.hallucinated_symbol.grouped import not_installed_group
 from tribunal.analyzers.hallucinated_symbol.js_ambient import AmbientModules
 from tribunal.analyzers.hallucinated_symbol.js_default import certain_format
 from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet, read_exports
+from tribunal.analyzers.hallucinated_symbol.js_generated import KIT, generated_doubt
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, JsName
 from tribunal.analyzers.hallucinated_symbol.js_packages import Packages
 from tribunal.analyzers.hallucinated_symbol.js_resolve import (
@@ -65,7 +66,7 @@ class ScriptSide:
         self.side = side
         self.tree = run.tree(side)
         self.packages = Packages(self.tree, lambda: self.tree.paths, run.change.root)
-        self.configs = TsConfigs(self.tree, self._find_package)
+        self.configs = TsConfigs(self.tree, self._find_package, self._generated_file)
         self.resolver = ScriptResolver(self.tree, self.packages, self.configs)
         self.ambient = AmbientModules(run)
         self._exports: dict[tuple[int, str], ExportSet] = {}
@@ -73,6 +74,14 @@ class ScriptSide:
 
     def _find_package(self, name: str, directory: str) -> tuple[FileTree, str] | None:
         return self.packages.find(name, directory)
+
+    def _generated_file(self, path: str) -> str | None:
+        """Why ``path`` is a file a tool writes: a generated-path pattern or ``.gitignore``."""
+        if is_generated(path, self.run.change.config.generated_paths):
+            return "a generated path"
+        if self.side == "head" and self.run.ignore.any_ignored([path]):
+            return "covered by .gitignore"
+        return None
 
     def judge(self, path: str, imp: JsImport) -> list[Outcome]:
         if not self.tree.known:
@@ -90,6 +99,7 @@ class ScriptSide:
         else:
             outcomes = self._resolved(imp, found, path)
         doubts = [
+            found.doubt if isinstance(found, Resolved) else None,
             "the statement has a syntax error" if imp.broken else None,
             imp.guarded,
             f"a bundler {'loader' if loader else 'query'} handles {imp.specifier!r}"
@@ -197,12 +207,31 @@ class ScriptSide:
         doubt = missing.doubt
         if missing.how == "workspace":
             doubt = doubt or "a workspace package's entry may be build output"
+        doubt = doubt or self._generated_doubt(importer, imp.specifier)
         doubt = doubt or self._missing_doubt(missing.tried)
         suffixes = [s for s in self.configs.for_file(importer).module_suffixes if s]
         if doubt is None and suffixes:
             listed = ", ".join(suffixes)
             doubt = f"moduleSuffixes ({listed}) is set: the bundler may try other suffixes"
         return outcome.downgraded(doubt) if doubt else outcome
+
+    def _generated_doubt(self, importer: str, specifier: str) -> str | None:
+        """A generated config (``.svelte-kit/tsconfig.json``) or route type file may hold it."""
+        directory = parent_dir(importer)
+        kit = self.packages.declared(KIT, directory)
+        hooked = kit and self._kit_config_hooked(directory)
+        return generated_doubt(self.configs.for_file(importer), specifier, hooked, kit)
+
+    def _kit_config_hooked(self, directory: str) -> bool:
+        """Whether the nearest ``svelte.config.*`` may rewrite the generated tsconfig."""
+        while True:
+            for name in ("svelte.config.js", "svelte.config.mjs", "svelte.config.ts"):
+                text = self.tree.text(join(directory, name))
+                if text is not None:
+                    return "typescript" in text
+            if not directory:
+                return False
+            directory = parent_dir(directory)
 
     def _file_suggestion(self, missing: Unresolved) -> str:
         if not missing.tried:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tribunal.analyzers.hallucinated_symbol.js_generated import KIT, kit_module_kind
 from tribunal.analyzers.hallucinated_symbol.js_packages import (
     Packages,
     exports_map,
@@ -48,6 +49,8 @@ class Resolved:
     tree: FileTree
     path: str
     in_repo: bool
+    #: Why the file found may not be the one the project's tools resolve (``$lib``).
+    doubt: str | None = None
 
 
 @dataclass(frozen=True)
@@ -179,9 +182,15 @@ class ScriptResolver:
             if base is None:
                 return Skipped("it points outside the repository")
             bases = [base, *_through_root_dirs(config.root_dirs, directory, specifier)]
-            return self._in_tree(bases, "relative", config=config)
+            found = self._in_tree(bases, "relative", config=config)
+            if isinstance(found, Unresolved) and self._kit_route_types(directory, specifier):
+                return Skipped("a route type file `svelte-kit sync` writes")
+            return found
         if specifier.startswith("/") or not specifier:
             return Skipped("an absolute path")
+        kit = kit_module_kind(specifier)
+        if kit is not None and self.packages.declared(KIT, directory):
+            return self._kit(directory, specifier, kit, config)
         mapped = match_paths(config, specifier)
         if mapped is not None:
             literal, targets = mapped
@@ -204,6 +213,38 @@ class ScriptResolver:
             if found_path is not None:
                 return Resolved(self.tree, found_path, True)
         return self._package(directory, specifier, config)
+
+    def _kit_route_types(self, directory: str, specifier: str) -> bool:
+        """``./$types`` from a SvelteKit route directory (one holding ``+page``, ``+layout``,
+        ``+server`` files under ``src/routes``), where ``svelte-kit sync`` generates it."""
+        if specifier not in ("./$types", "./$types.js"):
+            return False
+        if not self.packages.declared(KIT, directory):
+            return False
+        nearest = self.packages.nearest_manifest(directory)
+        routes = join(nearest[0] if nearest is not None else "", "src/routes")
+        if directory != routes and not directory.startswith(f"{routes}/"):
+            return False
+        return any(name.startswith("+") for name in self.tree.children(directory))
+
+    def _kit(self, directory: str, specifier: str, kind: str, config: TsConfig) -> Resolution:
+        """SvelteKit's modules: its own exist, ``$lib`` is ``src/lib`` unless mapped."""
+        if kind == "module":
+            return Skipped("a module SvelteKit provides")
+        if kind == "unknown":
+            why = "SvelteKit provides $app/ and $env/ modules; this one is not among those known"
+            return Unresolved((specifier,), "sveltekit", why)
+        mapped = match_paths(config, specifier)
+        if mapped is not None and mapped[1]:
+            return self._in_tree(mapped[1], "path-mapped", config.uncertain, config)
+        nearest = self.packages.nearest_manifest(directory)
+        root = nearest[0] if nearest is not None else ""
+        base = join(root, "src/lib" + specifier[len("$lib") :])
+        why = "$lib is mapped by the generated .svelte-kit/tsconfig.json (src/lib by default)"
+        found = self._in_tree([base], "sveltekit", why, config)
+        if isinstance(found, Resolved):
+            return Resolved(found.tree, found.path, True, why)
+        return found
 
     def _in_tree(
         self, bases: list[str], how: str, doubt: str | None = None, config: TsConfig | None = None

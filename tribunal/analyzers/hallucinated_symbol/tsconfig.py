@@ -5,7 +5,10 @@ the repository root); ``extends`` chains are followed (relative paths, arrays,
 and package names found in an in-repository workspace package or the user's
 ``node_modules``). ``baseUrl`` is relative to the config that sets it;
 ``paths`` to ``baseUrl`` when set, else to the config that sets ``paths``.
-A link of the chain that cannot be read leaves the result ``uncertain``.
+A link of the chain that cannot be read leaves the result ``uncertain``; a link
+that a tool generates (a gitignored or generated ``extends`` target such as
+SvelteKit's ``.svelte-kit/tsconfig.json`` or Nuxt's ``.nuxt/tsconfig.json``)
+is listed in ``generated``: what it maps is unknown until the tool runs.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ _MAX_DEPTH = 12
 
 #: Finds a package's directory by name: (tree, directory) or None.
 PackageFinder = Callable[[str, str], tuple[FileTree, str] | None]
+#: Why a tree path is generated or gitignored (built by a tool, never committed); None if not.
+GeneratedCheck = Callable[[str], str | None]
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,9 @@ class TsConfig:
     root_dirs: tuple[str, ...] = ()
     #: ``moduleSuffixes``: tried before each extension (``.ios`` -> ``./a`` finds ``a.ios.ts``).
     module_suffixes: tuple[str, ...] = ()
+    #: ``extends`` targets that a tool generates (``.svelte-kit/tsconfig.json``) and what
+    #: says so, as (target, "tsconfig.json extends <target> (<why>)").
+    generated: tuple[tuple[str, str], ...] = ()
 
     @property
     def honours_exports(self) -> bool:
@@ -59,14 +67,21 @@ class _Options:
     uncertain: list[str] = field(default_factory=list)
     root_dirs: list[str] = field(default_factory=list)
     module_suffixes: list[str] = field(default_factory=list)
+    generated: list[tuple[str, str]] = field(default_factory=list)
 
 
 class TsConfigs:
     """Configs of one tree, loaded once per directory and run."""
 
-    def __init__(self, tree: FileTree, find_package: PackageFinder) -> None:
+    def __init__(
+        self,
+        tree: FileTree,
+        find_package: PackageFinder,
+        generated: GeneratedCheck = lambda _path: None,
+    ) -> None:
         self.tree = tree
         self.find_package = find_package
+        self.generated = generated
         self._nearest: dict[str, str | None] = {}
         self._loaded: dict[str, TsConfig] = {}
 
@@ -107,6 +122,7 @@ class TsConfigs:
             uncertain="; ".join(options.uncertain) or None,
             root_dirs=tuple(options.root_dirs),
             module_suffixes=tuple(options.module_suffixes),
+            generated=tuple(options.generated),
         )
 
     def _apply(self, tree: FileTree, path: str, options: _Options, seen: set[str]) -> None:
@@ -123,6 +139,9 @@ class TsConfigs:
         extends = raw.get("extends")
         for parent in [extends] if isinstance(extends, str) else extends or []:
             located = self._locate_extends(tree, path, parent) if isinstance(parent, str) else None
+            made = self._generated_target(tree, path, parent, located)
+            if made is not None:
+                options.generated.append(made)
             if located is None:
                 options.uncertain.append(f"{path} extends {parent!r}, which cannot be found")
                 continue
@@ -130,6 +149,22 @@ class TsConfigs:
         compiler = raw.get("compilerOptions")
         if isinstance(compiler, dict):
             _fold(compiler, parent_dir(path), tree is self.tree, options)
+
+    def _generated_target(
+        self, tree: FileTree, path: str, parent: object, located: tuple[FileTree, str] | None
+    ) -> tuple[str, str] | None:
+        """X and ``path extends X (why)`` when X is a file a tool writes (in this tree)."""
+        if tree is not self.tree or not isinstance(parent, str) or not parent.startswith("."):
+            return None
+        target = located[1] if located is not None else resolve_path(parent_dir(path), parent)
+        if target is None:
+            return None
+        candidates = [target] if located else [target, f"{target}.json"]
+        for candidate in candidates:
+            why = self.generated(candidate)
+            if why is not None:
+                return candidate, f"{path} extends {candidate} ({why})"
+        return None
 
     def _locate_extends(
         self, tree: FileTree, path: str, target: str
