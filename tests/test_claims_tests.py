@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.claims_support import claim_verdict
@@ -119,7 +121,7 @@ def test_no_test_touched_at_all_is_contradicted(repo: GitRepo) -> None:
     [
         ({"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": PY_TESTS.replace("3", "4")}),
         ({"tests/test_add.py": PY_TESTS}, {"tests/test_add.py": PY_TESTS + "\n# more\n"}),
-        ({"src/a.py": "x"}, {"tests/helpers.py": "def make(): ...\n"}),
+        ({"src/a.py": "x"}, {"tests/helpers.py": "def make(): ...\ndef pytest_configure(): ...\n"}),
         ({"src/a.go": "x"}, {"src/a_test.go": "package a\n"}),
         ({"src/a.py": "x"}, {"tests/test_new.py": "def test_smoke():\n    run()\n"}),
         ({"src/a.ts": "x"}, {"src/a.test.ts": "it.todo('later');\n"}),
@@ -132,6 +134,75 @@ def test_no_test_touched_at_all_is_contradicted(repo: GitRepo) -> None:
 )
 def test_added_test_is_unverified_when_uncertain(repo: GitRepo, base: Files, head: Files) -> None:
     assert verdict(repo, base, head, "added-test") is U
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        {"tests/helpers.py": "def make(): ...\n"},
+        {"tests/factories.py": "import factory\nclass UserFactory(factory.Factory): ...\n"},
+        {"src/test-utils.jsx": "export const renderWith = (ui) => render(ui);\n"},
+    ],
+    ids=["py-helper", "py-factory", "test-utils"],
+)
+def test_a_helper_named_like_a_test_that_defines_none_is_no_test(
+    repo: GitRepo, head: Files
+) -> None:
+    verdict_, finding = claim_verdict(repo, {"src/a.py": "x"}, head, "added-test")
+    assert verdict_ is C
+    assert "Test helpers that define no test" in finding.detail
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        {"tests/conftest.py": "X = 1\n"},
+        {"tests/fixtures.py": "import pytest\n@pytest.fixture(params=[1, 2])\ndef n(r): ...\n"},
+        {"tests/plugin.py": "pytest_plugins = ['x']\n"},
+        {"tests/suite.py": "def load_tests(loader, tests, pattern): return tests\n"},
+        {"src/test-utils.js": "export const suite = () => { it('x', () => expect(1)); };\n"},
+        {"src/test-utils.js": "export const broken = (;\n"},
+        {"test/helpers/setup.ts": "export function seed(): number { return 1; }\n"},
+    ],
+    ids=[
+        "conftest",
+        "fixture-params",
+        "plugins",
+        "load-tests",
+        "shared-suite",
+        "parse-error",
+        "collected-by-naming",
+    ],
+)
+def test_a_helper_that_may_add_tests_keeps_the_doubt(repo: GitRepo, head: Files) -> None:
+    assert verdict(repo, {"src/a.py": "x"}, head, "added-test") is U
+
+
+def test_a_story_is_a_test_only_where_the_project_runs_stories(repo: GitRepo) -> None:
+    story = "export default { component: Button };\nexport const Primary = {};\n"
+    plain = {"package.json": '{"devDependencies": {"@storybook/react": "^8.0.0"}}'}
+    assert verdict(repo, plain, {"src/Button.stories.tsx": story}, "added-test") is C
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        {"devDependencies": {"@storybook/test-runner": "^0.19.0"}},
+        {"devDependencies": {"@storybook/addon-vitest": "^9.0.0"}},
+        {"devDependencies": {"@storybook/experimental-addon-test": "^8.4.0"}},
+        {"scripts": {"test-storybook": "test-storybook --ci"}},
+    ],
+)
+def test_stories_run_as_tests_keep_added_test_unverified(
+    repo: GitRepo, manifest: dict[str, object]
+) -> None:
+    story = (
+        "export default { component: Button };\nexport const Primary = { play: async () => {} };\n"
+    )
+    base = {"package.json": json.dumps(manifest)}
+    verdict_, finding = claim_verdict(repo, base, {"src/Button.stories.tsx": story}, "added-test")
+    assert verdict_ is U
+    assert "every story is a test under storybook" in finding.detail
 
 
 GLOBBED = src(

@@ -52,6 +52,11 @@ _DEPENDENCIES = {
     "tape": "tape",
     "uvu": "uvu",
     "@playwright/test": "playwright",
+    # Storybook runs stories as tests: every story renders (a smoke test), a play function
+    # is a test body. The Vitest addon (and its experimental name) or the test runner.
+    "@storybook/test-runner": "storybook",
+    "@storybook/addon-vitest": "storybook",
+    "@storybook/experimental-addon-test": "storybook",
 }
 _COMMANDS = {
     "jest": "jest",
@@ -64,6 +69,7 @@ _COMMANDS = {
     "tape": "tape",
     "uvu": "uvu",
     "playwright": "playwright",
+    "test-storybook": "storybook",
 }
 _CONFIG_FILES = {
     "jest": tuple(f"jest.config.{e}" for e in ("js", "ts", "mjs", "cjs", "json", "mts", "cts")),

@@ -12,7 +12,11 @@ folder of test inputs (``testdata/``, ``fixtures/``), where a new file may be
 a new case of a test that globs the folder. A file that defines tests the
 project's known configuration never collects (pytest's ``python_files``:
 ``uncollected``; a literal jest ``testMatch`` / vitest ``include``:
-``js_collection``) holds no new test.
+``js_collection``) holds no new test, and neither does a helper named like a
+test (``test-utils.jsx``, ``tests/factories.py``) that Tribunal reads and that
+defines no test, fixture or collection hook. A Storybook story is a test only
+where the project runs stories (``storybook``): there a new one keeps the
+verdict UNVERIFIED.
 """
 
 from __future__ import annotations
@@ -56,10 +60,18 @@ def verify(change: Change, claim: Claim) -> Judgement:
     if added:
         why = "none of them has an assertion Tribunal can see" if running else "all are skipped"
         return Judgement(Verdict.UNVERIFIED, f"adds {len(added)} test(s), but {why}", _list(added))
+    helpers = _helpers_without_tests(change, tests.test_files)
     related = sorted({fc.path for fc in change.files if looks_like_test(fc.path)})
     related += [f for f in tests.test_files if f not in related]
     related += [f for f in _unread_tests(change) if f not in related]
-    related = [f for f in related if f not in uncollected]
+    related = [f for f in related if f not in uncollected and f not in helpers]
+    stories = _run_stories(change)
+    if stories:
+        return Judgement(
+            Verdict.UNVERIFIED,
+            "no new test found, but stories the project runs as tests changed",
+            "\n".join(stories),
+        )
     if related or tests.moved or tests.unreadable:
         detail = "Test files changed: " + ", ".join(related[:_SHOWN]) if related else ""
         detail = "\n".join([detail, *tests.unreadable]).strip()
@@ -68,7 +80,10 @@ def verify(change: Change, claim: Claim) -> Judgement:
     data = [
         fc.path
         for fc in change.files
-        if fc.has_head and in_test_data_dir(fc.path) and fc.path not in uncollected
+        if fc.has_head
+        and in_test_data_dir(fc.path)
+        and fc.path not in uncollected
+        and fc.path not in helpers
     ]
     if data:
         shown = ", ".join(data[:_SHOWN])
@@ -87,10 +102,12 @@ def verify(change: Change, claim: Claim) -> Judgement:
             "the change adds no test its test runner collects",
             "\n".join(uncollected.values()) + f"\nChanged: {shown}.",
         )
+    helped = f" Test helpers that define no test: {', '.join(sorted(helpers))}." if helpers else ""
     return Judgement(
         Verdict.CONTRADICTED,
         "the change adds no test and changes none",
-        f"No changed file is a test file or in a test directory. Changed: {shown or 'nothing'}.",
+        f"No changed file is a test file or in a test directory.{helped} "
+        f"Changed: {shown or 'nothing'}.",
     )
 
 
@@ -112,6 +129,32 @@ def _uncollected(change: Change) -> dict[str, str]:
             why = why_js(change, fc.path)
         if why is not None:
             out[fc.path] = why
+    return out
+
+
+def _run_stories(change: Change) -> list[str]:
+    """Changed stories the project runs as tests, each with the evidence."""
+    from tribunal.lang.storybook import is_story_file, story_runner
+
+    out = []
+    for fc in change.files:
+        if fc.has_head and is_story_file(fc.path):
+            runner = story_runner(change, fc.path)
+            if runner is not None:
+                out.append(f"{fc.path}: every story is a test under {runner}")
+    return out
+
+
+def _helpers_without_tests(change: Change, test_files: list[str]) -> set[str]:
+    """Changed Python/JS/TS files named like tests that hold no test on either side."""
+    from tribunal.lang.test_helpers import holds_no_test
+
+    out = set()
+    for fc in change.files:
+        if fc.path in test_files or not looks_like_test(fc.path):
+            continue
+        if holds_no_test(change, fc):
+            out.add(fc.path)
     return out
 
 
