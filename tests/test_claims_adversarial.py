@@ -88,20 +88,23 @@ DATACLASS = "from dataclasses import dataclass, field\nfrom typing import ClassV
             DATACLASS + "class C:\n    X: ClassVar[int] = 5\n    y: int = 2\n",
         ),
         (
-            DATACLASS + "class C:\n    n: int = field(init=False, default=1)\n",
-            DATACLASS + "class C:\n    n: int = field(init=False, default=2)\n",
-        ),
-        (
             "from pydantic import BaseModel\nclass C(BaseModel):\n    _cache: int = 0\n",
             "from pydantic import BaseModel\nclass C(BaseModel):\n    _cache: int = 1\n",
         ),
     ],
-    ids=["repeated-dict-key", "classvar", "init-false", "pydantic-private"],
+    ids=["repeated-dict-key", "classvar", "pydantic-private"],
 )
 def test_values_that_are_not_changed_parameter_defaults(
     repo: GitRepo, before: str, after: str
 ) -> None:
     assert verdict(repo, {"m.py": before}, {"m.py": after}, FLIP) is P
+
+
+def test_an_init_false_field_default_is_the_initial_value_of_every_instance(
+    repo: GitRepo,
+) -> None:
+    before = DATACLASS + "class C:\n    n: int = field(init=False, default=1)\n"
+    assert verdict(repo, {"m.py": before}, {"m.py": before.replace("=1", "=2")}, FLIP) is C
 
 
 def test_a_real_dataclass_field_flip_is_still_contradicted(repo: GitRepo) -> None:

@@ -203,7 +203,7 @@ def test_scoped_claim_without_such_parameter_passes(repo: GitRepo) -> None:
     verdict_, finding = claim_verdict(
         repo, {"m.py": "def f(a=1): ...\n"}, {"m.py": "def f(a=2): ...\n"}, f"{CLAIM}: zzz"
     )
-    assert verdict_ is P and "no changed function has a parameter 'zzz'" in finding.title
+    assert verdict_ is P and "no default named 'zzz' in the change" in finding.title
 
 
 def test_function_moved_to_another_file_is_still_compared(repo: GitRepo) -> None:
@@ -255,3 +255,152 @@ def test_a_namesake_in_another_file_is_not_certain(repo: GitRepo) -> None:
     base = {"a.py": "def main(argv=None):\n    return run(argv)\n", "b.py": "X = 1\n"}
     head = {"a.py": "X = 0\n", "b.py": "def main(argv=()):\n    return serve(argv)\n"}
     assert verdict(repo, base, head) is U
+
+
+# --- defaults beyond function parameters (issue 22) -------------------------------------
+
+
+def test_python_defaults_cover_framework_fields_options_and_constants() -> None:
+    tree = ast.parse(
+        src(
+            """
+            import argparse, attrs, msgspec
+            from django.db import models
+            from django import forms
+            DEFAULT_TIMEOUT = 30
+            DEFAULTS = {"retries": 3}
+            class User(models.Model):
+                active = models.BooleanField(default=True)
+                role = models.CharField(max_length=9, db_default="x")
+            class OrderForm(forms.Form):
+                quantity = forms.IntegerField(initial=1)
+            class S(msgspec.Struct):
+                a: int = 1
+            def f(timeout=DEFAULT_TIMEOUT):
+                p = argparse.ArgumentParser()
+                p.add_argument("-n", "--dry-run", default=False)
+            """
+        )
+    )
+    found = {(d.function, d.param, d.kind): d.value for d in python_defaults(tree)}
+    assert found == {
+        ("<module>", "DEFAULT_TIMEOUT", "constant"): ("int", 30),
+        ("<module>", "DEFAULTS.retries", "constant"): ("int", 3),
+        ("User", "active", "field"): ("bool", True),
+        ("User", "role", "field db_default"): ("str", "x"),
+        ("OrderForm", "quantity", "field initial"): ("int", 1),
+        ("S.__init__", "a", "field"): ("int", 1),
+        ("f", "timeout", "parameter"): ("int", 30),  # the constant's value
+        ("f", "dry_run", "option"): ("bool", False),
+    }
+
+
+def test_a_star_import_makes_module_constants_unknown() -> None:
+    tree = ast.parse("N = 1\nfrom x import *\ndef f(a=N): ...\n")
+    assert {d.param: d.value for d in python_defaults(tree)} == {"a": None}
+
+
+def test_js_defaults_cover_props_initializers_and_constants() -> None:
+    text = src(
+        """
+        const DEFAULT_SIZE = 'md';
+        class Button extends React.Component {
+          static defaultProps = { size: 'md' };
+          count = 0;
+        }
+        function Link({ href = '/' }) { const { target = '_self' } = props; return null; }
+        Link.defaultProps = { rel: 'noopener' };
+        const p = withDefaults(defineProps<{ size?: string }>(), { size: DEFAULT_SIZE });
+        export default { props: { label: { type: String, default: 'hi' } } };
+        yargs.option('port', { default: 80 });
+        """
+    )
+    found = {
+        (d.function, d.param, d.kind): (d.value, bool(d.doubt))
+        for d in js_defaults(Source("m.tsx", text.encode()), "tsx")
+    }
+    assert found == {
+        ("<module>", "DEFAULT_SIZE", "constant"): (("string", "md"), False),
+        ("Button", "size", "prop"): (("string", "md"), False),
+        ("Button", "count", "initializer"): (("number", 0.0), False),
+        ("Link", "href", "parameter"): (("string", "/"), False),
+        ("Link", "target", "prop"): (("string", "_self"), False),
+        ("Link", "rel", "prop"): (("string", "noopener"), True),  # a function component's
+        ("<module>", "size", "prop"): (("string", "md"), False),
+        ("<module>", "label", "prop"): (("string", "hi"), False),
+        ("<module>", "port", "prop"): (("number", 80.0), False),
+    }
+
+
+@pytest.mark.parametrize(
+    ("spec", "below"),
+    [("^18.2.0", True), ("~17.0.2", True), ("16.x", True), (">=16 <19", True),
+     ("17 || 18", True), ("^19.0.0", False), (">=18", False), ("*", False), ("latest", False),
+     ("18 || 19", False), ("<=19", False)],
+)  # fmt: skip
+def test_react_ranges_below_19(spec: str, below: bool) -> None:
+    from tribunal.claims.react_version import _all_below
+
+    assert _all_below(spec, 19) is below
+
+
+SVELTE5 = "<script>\n  let {{ size = {value} }} = $props();\n</script>\n<b>{{size}}</b>\n"
+VUE_OPTIONS = (
+    "<script>\nexport default {{ props: {{ size: {{ type: String, default: {value} }} }} }}"
+    "\n</script>\n"
+)
+
+
+@pytest.mark.parametrize("template", [SVELTE5, VUE_OPTIONS], ids=["svelte-5", "vue-options"])
+def test_component_defaults_in_single_file_components(repo: GitRepo, template: str) -> None:
+    path = "src/Button.svelte" if "$props" in template else "src/Button.vue"
+    before, after = template.format(value="'md'"), template.format(value="'lg'")
+    verdict_, finding = claim_verdict(repo, {path: before}, {path: after}, f"{CLAIM}: size")
+    assert verdict_ is C
+    assert "(line 2)" in finding.detail  # the component's own line, not the script's
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after"),
+    [
+        ("config/app.yaml", "timeout: 30\n", "timeout: 60\n"),
+        (".env.example", "REQUEST_TIMEOUT=30\n", "REQUEST_TIMEOUT=60\n"),
+        ("app/c.py", "class C:\n    def __init__(self):\n        self.timeout = 3\n",
+         "class C:\n    def __init__(self):\n        self.timeout = 4\n"),
+        ("src/c.ts", "let t = opts.timeout ?? 3;\nconst o = { timeout: 3 };\n",
+         "let t = opts.timeout ?? 3;\nconst o = { timeout: 4 };\n"),
+    ],
+    ids=["yaml", "env", "attribute", "object-key"],
+)  # fmt: skip
+def test_a_named_claim_never_passes_when_a_changed_line_sets_the_name(
+    repo: GitRepo, path: str, before: str, after: str
+) -> None:
+    verdict_, finding = claim_verdict(repo, {path: before}, {path: after}, f"{CLAIM}: timeout")
+    assert verdict_ is U
+    assert "no parameter or field named 'timeout' found in the change" in finding.title
+    assert f"{path}:" in finding.detail
+
+
+def test_an_unnamed_claim_never_passes_when_a_changed_line_sets_a_default(repo: GitRepo) -> None:
+    before = "class C:\n    def __init__(self):\n        self.default_mode = 'a'\n"
+    verdict_, finding = claim_verdict(
+        repo, {"m.py": before}, {"m.py": before.replace("'a'", "'b'")}, CLAIM
+    )
+    assert verdict_ is U and "default_mode" in finding.detail
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "def fetch(url, timeout=30):\n    return get(url, timeout=timeout)\n",
+        "def fetch(url, timeout=30):\n    # the timeout: 30 seconds\n    return get(url)\n",
+    ],
+    ids=["pass-through", "comment-without-setter"],
+)
+def test_a_named_claim_passes_when_nothing_changed_can_hold_the_default(
+    repo: GitRepo, after: str
+) -> None:
+    before = "def fetch(url, timeout=30):\n    return get(url)\n"
+    verdict_, finding = claim_verdict(repo, {"m.py": before}, {"m.py": after}, f"{CLAIM}: timeout")
+    assert verdict_ is P, finding.detail
+    assert "1 defaults compared" in finding.detail

@@ -1,10 +1,13 @@
-"""Parameter defaults of a JS/TS module, as values.
+"""Defaults of a JS/TS module, as values.
 
-Covers plain defaults (``a = 1``, TS ``a: number = 1``) and destructured ones
-(``{ timeout = 30, retries: r = 3 } = {}``, ``[first = 0] = []``). A
-destructured default is named by the property a caller passes (``timeout``,
-``retries``; nested: ``nested.x``); a whole pattern by its keys
-(``{timeout,retries}``), so adding a parameter before it does not shift names.
+Covers plain parameter defaults (``a = 1``, TS ``a: number = 1``) and
+destructured ones (``{ timeout = 30, retries: r = 3 } = {}``, ``[first = 0] =
+[]``); component and class defaults (``defaults_props``); and module constants
+named ``DEFAULT_*`` / ``defaultX``. A destructured default is named by the
+property a caller passes (``timeout``, ``retries``; nested: ``nested.x``); a
+whole pattern by its keys (``{timeout,retries}``), so adding a parameter
+before it does not shift names. A default that names a module ``const`` of
+the same file (``timeout = DEFAULT_TIMEOUT``) has that constant's value.
 
 Values as JavaScript sees them: there is one number type, so ``30``, ``30.0``,
 ``3e1`` and ``0x1e`` are the same default (BigInt ``30n`` is not); ``'x'``,
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from tribunal.change import Source
 from tribunal.claims.defaults_py import Default
+from tribunal.lang import js
 from tribunal.lang.js import field, first_line, text
 from tribunal.lang.js_decls import code_text, declarations
 
@@ -30,18 +34,79 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
 
 
-def js_defaults(source: Source, language: str) -> list[Default]:
-    """Every default of the named functions and methods in the file."""
+def js_defaults(
+    source: Source, language: str, owner: str = "<module>", *, exported_props: bool = False
+) -> list[Default]:
+    """Every default of the file: named functions' parameters, components, classes,
+    ``DEFAULT_*`` constants. ``owner`` names a single-file component's script;
+    ``exported_props``: a Svelte instance script, whose ``export let`` are props."""
+    from tribunal.claims.defaults_props import component_defaults, svelte_props
+    from tribunal.lang.trees import js_tree
+
+    root = js_tree(source, language).root_node
+    constants = _module_constants(root)
     out: list[Default] = []
     for decl in declarations(source, language):
         params = field(decl.function, "parameters") if decl.function is not None else None
+        top = decl.qualname == decl.name
+        if top and decl.kind == "variable" and "default" in decl.name.lower():
+            out += _constant(decl.node, decl.name)
         if params is None or params.has_error:
             continue  # parameters the parser could not read are not compared
         body_node = field(decl.function, "body") if decl.function is not None else None
         body = code_text(body_node, language) if body_node is not None else ""
         for param in params.named_children:
             out.extend(d._replace(body=body) for d in _parameter(decl.qualname, param))
-    return out
+    out += component_defaults(root, owner)
+    if exported_props:
+        out += svelte_props(root, owner)
+    return [_resolved(d, constants) for d in out]
+
+
+def _resolved(default: Default, constants: dict[str, Hashable]) -> Default:
+    if default.value is None and default.text in constants:
+        return default._replace(value=constants[default.text])
+    return default
+
+
+def _module_constants(root: Node) -> dict[str, Hashable]:
+    """Top-level ``const NAME = <literal>`` (each name declared once): values defaults use."""
+    seen: dict[str, int] = {}
+    values: dict[str, Hashable] = {}
+    for statement in root.named_children:
+        node = field(statement, "declaration") if statement.type == "export_statement" else None
+        node = node or statement
+        if node.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        keyword = node.child(0)
+        constant = keyword is not None and keyword.type == "const"
+        for declarator in node.named_children:
+            name, value = field(declarator, "name"), field(declarator, "value")
+            if declarator.type != "variable_declarator" or name is None:
+                continue
+            seen[text(name)] = seen.get(text(name), 0) + 1
+            literal = literal_value(value) if value is not None and constant else None
+            if literal is not None:
+                values[text(name)] = literal
+    return {k: v for k, v in values.items() if seen[k] == 1}
+
+
+def _constant(node: Node, name: str) -> list[Default]:
+    """``const DEFAULT_TIMEOUT = 30``; ``const defaults = { timeout: 30 }`` one per key."""
+    value = field(node, "value")
+    while value is not None and value.type in _WRAPPERS and value.named_children:
+        value = value.named_children[0]  # ``{...} as const``, ``{...} satisfies T``
+    if value is None:
+        return []
+    if value.type == "object":
+        out = []
+        for pair in value.named_children:
+            key, item = field(pair, "key"), field(pair, "value")
+            if pair.type == "pair" and key is not None and item is not None:
+                label = js.string_value(key) if key.type == "string" else text(key)
+                out.append(_default("<module>", f"{name}.{label}", item)._replace(kind="constant"))
+        return out
+    return [_default("<module>", name, value)._replace(kind="constant")]
 
 
 def literal_value(node: Node) -> Hashable | None:
@@ -84,10 +149,10 @@ def _parameter(function: str, param: Node) -> Iterator[Default]:
         return
     if value is not None:
         yield _default(function, _pattern_name(pattern), value)
-    yield from _destructured(function, pattern, "")
+    yield from destructured_defaults(function, pattern, "")
 
 
-def _destructured(function: str, pattern: Node, path: str) -> Iterator[Default]:
+def destructured_defaults(function: str, pattern: Node, path: str) -> Iterator[Default]:
     """Defaults inside an object or array pattern, named by the property path."""
     for child in (
         pattern.named_children if pattern.type in ("object_pattern", "array_pattern") else []
@@ -107,12 +172,12 @@ def _destructured(function: str, pattern: Node, path: str) -> Iterator[Default]:
                 if right is not None:
                     yield _default(function, name, right)
             if inner is not None:
-                yield from _destructured(function, inner, f"{name}.")
+                yield from destructured_defaults(function, inner, f"{name}.")
         elif child.type == "assignment_pattern":
             left, right = field(child, "left"), field(child, "right")
             if left is not None and right is not None:
                 yield _default(function, f"{path}{_pattern_name(left)}", right)
-                yield from _destructured(function, left, f"{path}{_pattern_name(left)}.")
+                yield from destructured_defaults(function, left, f"{path}{_pattern_name(left)}.")
 
 
 def _pattern_name(pattern: Node) -> str:
@@ -127,7 +192,8 @@ def _pattern_name(pattern: Node) -> str:
 
 
 def _default(function: str, param: str, value: Node) -> Default:
-    return Default(function, param, literal_value(value), text(value), first_line(value))
+    line = first_line(value)
+    return Default(function, param, literal_value(value), text(value), line, end_line=line)
 
 
 def _unwrap(node: Node) -> Node:

@@ -1,8 +1,13 @@
-"""Parameter defaults of a Python module, as values.
+"""Defaults of a Python module, as values.
 
 Covers positional (and positional-only) defaults, keyword-only defaults, and
 the fields of dataclass-like classes (``@dataclass``, attrs, ``NamedTuple``,
-pydantic models), which are the defaults of the generated ``__init__``.
+pydantic models, msgspec ``Struct``), which are the defaults of the generated
+``__init__``; the ``default=`` of every other call (Django model and form
+fields, SQLAlchemy columns, marshmallow, ``argparse`` / ``click`` options:
+``defaults_calls``); and module constants named ``DEFAULT_*``. A default
+that names a module constant of the same file (``timeout=DEFAULT_TIMEOUT``)
+has that constant's value.
 
 A default is compared as a *value*, not as text: ``'x'`` and ``"x"`` are the
 same, and so are ``0x10`` and ``16``. The type is part of the value, as Python
@@ -23,29 +28,66 @@ from tribunal.lang.py_decls import python_decls
 
 
 class Default(NamedTuple):
-    """One parameter default. ``value`` is None when the default is not a literal."""
+    """One default. ``value`` is None when the default is not a literal."""
 
-    function: str
-    param: str
+    function: str  # the function, class or ``<module>`` it belongs to
+    param: str  # the parameter, field, option or constant it is the default of
     value: Hashable | None
     text: str
     line: int
     body: str = ""  # the function's code, to tell a moved function from a namesake
+    kind: str = "parameter"  # parameter, field, option, constant, prop, initializer
+    end_line: int = 0  # the last line of the construct that holds it (0: ``line``)
+    #: Why a changed value may not change behaviour (React 19 ignores a function
+    #: component's ``defaultProps``): a flip is then only UNVERIFIED.
+    doubt: str = ""
 
 
 _DATACLASS_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "attrs", "s"})
-_MODEL_BASES = frozenset({"NamedTuple", "BaseModel", "BaseSettings"})
+_MODEL_BASES = frozenset({"NamedTuple", "BaseModel", "BaseSettings", "Struct", "TypedDict"})
 
 
 def python_defaults(tree: ast.Module) -> Iterator[Default]:
-    """Every parameter default in the module, with the function's qualified name."""
+    """Every default in the module, with the qualified name of what holds it."""
+    from tribunal.claims.defaults_calls import call_defaults, module_constants
+
+    constants = module_constants(tree)
+    fields: set[int] = set()
     for decl in python_decls(tree):
         if isinstance(decl.node, ast.FunctionDef | ast.AsyncFunctionDef):
             body = "\n".join(ast.dump(stmt) for stmt in decl.node.body)
             for default in _function(decl.node, decl.qualname):
-                yield default._replace(body=body)
+                yield _resolved(default, constants)._replace(body=body)
         elif isinstance(decl.node, ast.ClassDef) and _dataclass_like(decl.node):
-            yield from _fields(decl.node, f"{decl.qualname}.__init__")
+            for default, value in _fields(decl.node, f"{decl.qualname}.__init__"):
+                fields.add(id(value))
+                yield _resolved(default, constants)
+        elif decl.kind == "assignment" and "." not in decl.qualname:
+            yield from _constant(decl.node, decl.name)
+    for default in call_defaults(tree, fields):
+        yield _resolved(default, constants)
+
+
+def _constant(node: ast.AST, name: str) -> Iterator[Default]:
+    """``DEFAULT_TIMEOUT = 30``; ``DEFAULTS = {"timeout": 30}`` as one default per key."""
+    value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+    if value is None or "default" not in name.lower():
+        return
+    if isinstance(value, ast.Dict) and value.keys:
+        keys = [k.value for k in value.keys if isinstance(k, ast.Constant)]
+        if len(keys) == len(value.keys) and all(isinstance(k, str) for k in keys):
+            for key, item in zip(keys, value.values, strict=True):
+                label = str(key)
+                yield _default("<module>", f"{name}.{label}", item)._replace(kind="constant")
+            return
+    yield _default("<module>", name, value)._replace(kind="constant")
+
+
+def _resolved(default: Default, constants: dict[str, Hashable]) -> Default:
+    """A default that names a module constant takes the constant's value."""
+    if default.value is None and default.text in constants:
+        return default._replace(value=constants[default.text])
+    return default
 
 
 def literal_value(node: ast.expr) -> Hashable | None:
@@ -86,7 +128,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Iterat
             yield _default(name, arg.arg, kw_default)
 
 
-def _fields(node: ast.ClassDef, name: str) -> Iterator[Default]:
+def _fields(node: ast.ClassDef, name: str) -> Iterator[tuple[Default, ast.expr]]:
     """Annotated class attributes that are ``__init__`` parameters.
 
     Not a ``ClassVar``, not ``field(init=False)``, and, for models (pydantic,
@@ -102,7 +144,8 @@ def _fields(node: ast.ClassDef, name: str) -> Iterator[Default]:
             continue
         if model and stmt.target.id.startswith("_"):
             continue
-        yield _default(name, stmt.target.id, _field_default(stmt.value))
+        field = _default(name, stmt.target.id, _field_default(stmt.value))
+        yield field._replace(kind="field", end_line=stmt.end_lineno or stmt.lineno), stmt.value
 
 
 def _is_class_var(annotation: ast.expr) -> bool:
@@ -142,7 +185,10 @@ def _field_default(value: ast.expr) -> ast.expr:
 
 
 def _default(function: str, param: str, node: ast.expr) -> Default:
-    return Default(function, param, literal_value(node), ast.unparse(node), node.lineno)
+    end = node.end_lineno or node.lineno
+    return Default(
+        function, param, literal_value(node), ast.unparse(node), node.lineno, end_line=end
+    )
 
 
 def _dataclass_like(node: ast.ClassDef) -> bool:

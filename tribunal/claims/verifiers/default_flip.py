@@ -1,14 +1,21 @@
-"""``no-default-flip`` (optionally ``no-default-flip: param``): no default changed value.
+"""``no-default-flip`` (optionally ``no-default-flip: name``): no default changed value.
 
-Literal parameter defaults are compared as values (see
-``tribunal.claims.defaults_py`` and ``defaults_js`` for what "the same value"
-means in each language), base vs head, for the functions of the changed
-non-test files. A function is matched by file and qualified name, and failing
-that by a qualified name unique across the change (a function moved between
-files), which is certain only when its body moved unchanged: otherwise it may
-be a different function that happens to share the name. A default that is
-not a literal and whose expression changed is only UNVERIFIED: its value
-cannot be known.
+Defaults are compared as values (see ``tribunal.claims.defaults_py`` and
+``defaults_js`` for what "the same value" means in each language), base vs
+head, in the changed non-test files: function parameters, dataclass-like
+fields, the ``default=`` of framework fields and options (``defaults_calls``),
+component props and class initializers (``defaults_props``, ``.vue`` /
+``.svelte`` scripts included), and ``DEFAULT_*`` constants. A default is
+matched by file, owner, name and kind, and failing that by those unique across
+the change (moved between files), which is certain only when its function's
+body moved unchanged. A default that is not a literal and whose expression
+changed is only UNVERIFIED: its value cannot be known.
+
+A PASS is earned: it needs every construct the change touched that could hold
+the default to have been read. A changed line that sets the claimed name (or,
+unnamed, anything called ``default``) outside the defaults compared, a file
+that cannot be parsed, or a component script in a ``lang`` Tribunal cannot
+read makes the verdict UNVERIFIED (``default_mentions``).
 """
 
 from __future__ import annotations
@@ -18,21 +25,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from tribunal.change import Change, Claim, Source
+from tribunal.claims.default_mentions import unread_setters
 from tribunal.claims.defaults_py import Default
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import CODE_LANGUAGES, looks_like_test
+from tribunal.diff.model import FileChange
 from tribunal.findings import Verdict
+from tribunal.lang.identifiers import split_words
+from tribunal.lang.sfc import is_sfc
 from tribunal.paths import language_of
 
-Key = tuple[str, str, int]  # function, parameter, occurrence of that function
+Key = tuple[str, str, str, int]  # owner, name, kind, occurrence of that owner and name
 
 
 def verify(change: Change, claim: Claim) -> Judgement:
-    files = [fc for fc in change.analyzable(CODE_LANGUAGES) if not looks_like_test(fc.path)]
-    if not files:
-        return Judgement(Verdict.PASS, "no non-test source file changed")
     if not change.has_base:
         return Judgement(Verdict.UNVERIFIED, "no base to compare the defaults with")
+    files = [fc for fc in _code_files(change) if not looks_like_test(fc.path)]
     base: dict[str, dict[Key, Default]] = {}
     head: dict[str, dict[Key, Default]] = {}
     doubts: list[str] = []
@@ -41,11 +50,21 @@ def verify(change: Change, claim: Claim) -> Judgement:
             base[fc.old_path] = _defaults(change.base_source(fc), fc.old_path, doubts)
         if fc.has_head:
             head[fc.path] = _defaults(change.head_source(fc), fc.path, doubts)
+    _react_versions(change, base)
+    _react_versions(change, head)
     pairs = [(fc.old_path, fc.path) for fc in files if fc.old_path and fc.has_head]
     compared = _pair_up(base, head, pairs)
     wanted = [(b, h) for b, h in compared if _selected(h, claim.arg)]
-    judgement = _judge(wanted, doubts, claim.arg)
+    spans = {("base", p): _spans(d) for p, d in base.items()}
+    spans.update({("head", p): _spans(d) for p, d in head.items()})
+    setters = unread_setters(change, spans, claim.arg)
+    judgement = _judge(wanted, doubts, setters, claim.arg)
     return replace(judgement, where=_where(judgement, wanted, head))
+
+
+def _code_files(change: Change) -> list[FileChange]:
+    sfc = [fc for fc in change.files if fc.skip_reason is None and is_sfc(fc.path)]
+    return [*change.analyzable(CODE_LANGUAGES), *sfc]
 
 
 def _where(
@@ -66,17 +85,17 @@ def _where(
 
 
 def _defaults(source: Source | None, path: str, doubts: list[str]) -> dict[Key, Default]:
-    found = _extract(source, path) if source is not None else None
+    found = _extract(source, path, doubts) if source is not None else None
     if found is None:
         doubts.append(f"{path}: could not be parsed")
         return {}
-    seen: dict[tuple[str, str], int] = defaultdict(int)
+    seen: dict[tuple[str, str, str], int] = defaultdict(int)
     for default in found:
-        seen[(default.function, default.param)] += 1
+        seen[(default.function, default.param, default.kind)] += 1
     out: dict[Key, Default] = {}
-    ordinal: dict[tuple[str, str], int] = defaultdict(int)
+    ordinal: dict[tuple[str, str, str], int] = defaultdict(int)
     for default in found:
-        ident = (default.function, default.param)
+        ident = (default.function, default.param, default.kind)
         if seen[ident] > 1:  # overloads, conditional definitions: which is which is unknown
             default = default._replace(value=None)
         out[(*ident, ordinal[ident])] = default
@@ -84,7 +103,7 @@ def _defaults(source: Source | None, path: str, doubts: list[str]) -> dict[Key, 
     return out
 
 
-def _extract(source: Source, path: str) -> list[Default] | None:
+def _extract(source: Source, path: str, doubts: list[str]) -> list[Default] | None:
     language = language_of(path)
     if language == "python":
         from tribunal.claims.defaults_py import python_defaults
@@ -92,11 +111,47 @@ def _extract(source: Source, path: str) -> list[Default] | None:
 
         tree = python_tree(source)
         return None if tree is None else list(python_defaults(tree))
-    if language is None:
-        return []
     from tribunal.claims.defaults_js import js_defaults
 
+    if is_sfc(path):
+        return _component_defaults(source, path, doubts)
+    if language is None:
+        return []
     return js_defaults(source, language)
+
+
+def _component_defaults(source: Source, path: str, doubts: list[str]) -> list[Default]:
+    """The defaults of a ``.vue`` / ``.svelte`` file's scripts, on the component's lines."""
+    from tribunal.claims.defaults_js import js_defaults
+    from tribunal.lang.sfc import script_blocks, unreadable
+
+    owner = path.rpartition("/")[2].rpartition(".")[0]
+    out = []
+    for block in script_blocks(source):
+        why = unreadable(block)
+        if why is not None or block.language is None:
+            doubts.append(f"{path}: {why}")
+            continue
+        shift = block.line_offset
+        props = path.endswith(".svelte") and not block.module
+        for d in js_defaults(block.source, block.language, owner, exported_props=props):
+            out.append(d._replace(line=d.line + shift, end_line=(d.end_line or d.line) + shift))
+    return out
+
+
+def _react_versions(change: Change, side: dict[str, dict[Key, Default]]) -> None:
+    """A function component's ``defaultProps`` are certain below React 19 (the head's
+    ``package.json`` decides: it is the React the changed code runs with)."""
+    from tribunal.claims.react_version import below_react_19
+
+    for path, defaults in side.items():
+        if any(d.doubt for d in defaults.values()) and below_react_19(change, path):
+            for key, default in defaults.items():
+                defaults[key] = default._replace(doubt="")
+
+
+def _spans(defaults: dict[Key, Default]) -> list[tuple[int, int]]:
+    return [(d.line, max(d.line, d.end_line)) for d in defaults.values()]
 
 
 def _pair_up(
@@ -136,39 +191,63 @@ def _unmatched(
 
 
 def _selected(default: Default, arg: str | None) -> bool:
+    """Whether the claim names this default: ``timeout`` is ``f(timeout=...)``,
+    ``Config.timeout``, ``options.timeout`` and the constant ``DEFAULT_TIMEOUT``."""
     if arg is None:
         return True
     full = f"{default.function}.{default.param}"
-    return default.param == arg or full == arg or full.endswith(f".{arg}")
+    if default.param == arg or full == arg or full.endswith(f".{arg}"):
+        return True
+    if default.kind == "constant":
+        words = [w for w in split_words(default.param.rpartition(".")[2]) if w != "default"]
+        return words == list(split_words(arg))
+    return False
 
 
 def _judge(
-    compared: Iterable[tuple[Default, Default]], doubts: list[str], arg: str | None
+    compared: Iterable[tuple[Default, Default]],
+    doubts: list[str],
+    setters: list[str],
+    arg: str | None,
 ) -> Judgement:
     flips, unknown, count = [], [], 0
     for old, new in compared:
         count += 1
         if old.value is not None and new.value is not None:
-            if old.value != new.value:
+            if old.value != new.value and (new.doubt or old.doubt):
+                unknown.append(f"{_describe(old, new)} ({new.doubt or old.doubt})")
+            elif old.value != new.value:
                 flips.append(_describe(old, new))
         elif old.text != new.text:
             unknown.append(_describe(old, new) + " (not a literal: value unknown)")
-    scope = f"parameter '{arg}'" if arg else "parameter"
+    scope = f"default '{arg}'" if arg else "default"
     if flips:
         detail = "\n".join(flips + unknown)
-        return Judgement(Verdict.CONTRADICTED, f"{scope} default changed value", detail)
+        return Judgement(Verdict.CONTRADICTED, f"{scope} changed value", detail)
     if unknown or doubts:
-        return Judgement(
-            Verdict.UNVERIFIED, f"{scope} defaults may have changed", "\n".join(unknown + doubts)
+        detail = "\n".join(unknown + doubts + setters)
+        title = f"default '{arg}' may have changed" if arg else "defaults may have changed"
+        return Judgement(Verdict.UNVERIFIED, title, detail)
+    if setters:
+        title = (
+            f"no parameter or field named '{arg}' found in the change"
+            if arg and count == 0
+            else f"changed lines set {'it' if arg else 'defaults'} outside the defaults compared"
         )
+        detail = f"{count} defaults compared; lines Tribunal does not read as defaults:\n"
+        return Judgement(Verdict.UNVERIFIED, title, detail + "\n".join(setters))
     if count == 0 and arg:
         return Judgement(
-            Verdict.PASS, f"no changed function has a parameter '{arg}' with a default"
+            Verdict.PASS,
+            f"no default named '{arg}' in the change, and no changed line sets it",
         )
-    return Judgement(
-        Verdict.PASS, f"no {scope} default changed value", f"{count} defaults compared."
-    )
+    return Judgement(Verdict.PASS, f"no {scope} changed value", f"{count} defaults compared.")
 
 
 def _describe(old: Default, new: Default) -> str:
-    return f"{new.function}({new.param}=...): {old.text} -> {new.text} (line {new.line})"
+    where = (
+        f"{new.function}({new.param}=...)"
+        if new.kind == "parameter"
+        else (f"{new.function}.{new.param} ({new.kind} default)")
+    )
+    return f"{where}: {old.text} -> {new.text} (line {new.line})"
