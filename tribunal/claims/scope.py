@@ -37,6 +37,12 @@ _TEST_DATA_DIRS = frozenset(
 _TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "conftest", "cy"})
 #: Files that are tests in a format Tribunal does not read (Gherkin, Robot Framework, Bats).
 TEST_FORMATS = frozenset({"feature", "robot", "bats"})
+#: Source languages Tribunal does not parse (by extension), some of which keep tests in source.
+_OTHER_EXTENSIONS = """
+rs go java kt kts scala rb php cs fs swift m mm c cc cpp h hpp ex exs erl hs ml dart zig lua jl
+r clj cljs groovy
+"""
+OTHER_CODE = frozenset(_OTHER_EXTENSIONS.split())
 
 
 def looks_like_test(path: str) -> bool:
@@ -97,6 +103,12 @@ def source_modules(change: Change) -> list[FileChange]:
             continue
         out.append(fc)
     return out
+
+
+def is_other_code(path: str) -> bool:
+    """Source code in a language Tribunal does not parse (``main.go``, ``lib.rs``)."""
+    stem, dot, ext = path.rpartition("/")[2].rpartition(".")
+    return bool(dot and stem) and ext.lower() in OTHER_CODE
 
 
 def family(path: str) -> str | None:

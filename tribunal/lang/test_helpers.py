@@ -15,11 +15,20 @@ import ast
 
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
+from tribunal.lang.identifiers import stem_words
 from tribunal.paths import is_js_family, language_of
+
+_NAMED = frozenset({"test", "tests", "spec", "specs"})
 
 
 def holds_no_test(change: Change, fc: FileChange) -> bool:
-    """Whether every side of ``fc`` is readable code that defines no test."""
+    """Whether every side of ``fc`` is readable code that defines no test.
+
+    A JS/TS file must be named like a test helper (``test-utils.jsx``): one that is only in a
+    test folder (``cypress/integration/login.js``) may be a spec its runner collects by folder.
+    """
+    if is_js_family(language_of(fc.path)) and _NAMED.isdisjoint(stem_words(fc.path)):
+        return False
     sides = [(fc.old_path, change.base_source(fc) if fc.old_path else None)]
     if fc.has_head:
         sides.append((fc.path, change.head_source(fc)))

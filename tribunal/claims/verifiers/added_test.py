@@ -25,7 +25,7 @@ import re
 
 from tribunal.change import Change, Claim
 from tribunal.claims.registry import Judgement
-from tribunal.claims.scope import in_test_data_dir, looks_like_test
+from tribunal.claims.scope import in_test_data_dir, is_other_code, looks_like_test
 from tribunal.findings import Verdict
 from tribunal.lang.js_tests import is_test_file as is_js_test
 from tribunal.lang.test_diff import TestRecord, diff_tests, judge
@@ -33,12 +33,6 @@ from tribunal.paths import is_js_family, language_of
 
 _SHOWN = 5
 _TEST = re.compile(r"test", re.IGNORECASE)
-#: Source languages Tribunal does not parse, some of which keep tests inside source files.
-_OTHER_EXTENSIONS = """
-rs go java kt kts scala rb php cs fs swift m mm c cc cpp h hpp ex exs erl hs ml dart zig lua jl
-r clj cljs groovy
-"""
-_OTHER_CODE = frozenset(_OTHER_EXTENSIONS.split())
 #: Tests written inside source files of languages Tribunal reads (Vitest in-source testing).
 _IN_SOURCE = re.compile(r"import\.meta\.vitest|\bDeno\.test\(")
 
@@ -170,7 +164,7 @@ def _unread_tests(change: Change) -> list[str]:
     for fc in change.files:
         added = fc.added_text.values()
         doctest = any(line.lstrip().startswith(">>>") for line in added)
-        other = fc.path.rsplit(".", 1)[-1] in _OTHER_CODE
+        other = is_other_code(fc.path)
         in_source = any(_IN_SOURCE.search(line) for line in added)
         if doctest or in_source or (other and any(_TEST.search(line) for line in added)):
             out.append(fc.path)

@@ -9,7 +9,9 @@ it cannot be read, a base tree that cannot be listed) makes it UNVERIFIED.
 Lock files are no manifests on either side (``manifests.lock_evidence``): a
 resolver adding transitive pins adds no dependency. A requirements file that
 only may be one (every entry pinned, or a sibling ``.in`` it is compiled from)
-counts at base, and its new pins are at most UNVERIFIED.
+counts at base, and its new pins are at most UNVERIFIED. A PASS is earned:
+a changed manifest of another ecosystem (``go.mod``, ``Cargo.toml``, a
+``Gemfile``, conda's ``environment.yml``, ``tox.ini``) makes it UNVERIFIED.
 """
 
 from __future__ import annotations
@@ -33,6 +35,22 @@ class _Base:
 
 
 def verify(change: Change, claim: Claim) -> Judgement:
+    judgement = _verify(change)
+    if judgement.verdict is not Verdict.PASS:
+        return judgement
+    from tribunal.claims.unread import shown, unread_manifests
+
+    unread = unread_manifests(change)
+    if not unread:
+        return judgement
+    return Judgement(
+        Verdict.UNVERIFIED,
+        "dependency manifests Tribunal does not read changed",
+        f"{judgement.title}; not read: {shown(unread)}.",
+    )
+
+
+def _verify(change: Change) -> Judgement:
     changed = [fc for fc in change.files if kind_of(fc.path) and not change.is_generated(fc.path)]
     if not any(fc.has_head for fc in changed):
         return _no_manifest(change)

@@ -11,7 +11,10 @@ doubt makes the verdict UNVERIFIED. Run-time machinery open to any name (a
 lazy-loading ``__getattr__``) can only make a name exist, never hide a static
 one: a name added statically is certain unless the base side has such
 machinery (it may have served the name already), a name removed is certain
-unless the head side has it.
+unless the head side has it. A PASS is earned: changed source files whose names
+Tribunal cannot list (another language, a component it cannot read) or changed
+package entry points (``package.json`` ``exports`` / ``main`` / ``bin``,
+``pyproject.toml`` scripts) make it UNVERIFIED (``unread``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,26 @@ class _Union:
 
 
 def verify(change: Change, claim: Claim) -> Judgement:
+    judgement = _verify(change)
+    if judgement.verdict is not Verdict.PASS:
+        return judgement
+    from tribunal.claims.unread import entry_points_changed, shown, unread_sources
+
+    unread = unread_sources(change)
+    entries = entry_points_changed(change)
+    if not unread and not entries:
+        return judgement
+    lines = (
+        [f"Source files whose public names Tribunal cannot list: {shown(unread)}."]
+        if unread
+        else []
+    )
+    lines += [f"Published entry points changed: {shown(entries)}."] if entries else []
+    title = "the public surface may have changed where Tribunal cannot read it"
+    return Judgement(Verdict.UNVERIFIED, title, "\n".join([judgement.title + ".", *lines]))
+
+
+def _verify(change: Change) -> Judgement:
     modules = source_modules(change)
     if not modules:
         return Judgement(Verdict.PASS, "no non-test source module changed")

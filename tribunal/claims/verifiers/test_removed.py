@@ -8,7 +8,10 @@ is not certain: a test added anywhere may be the deleted one in another form
 (``test_kinship``: the same name, the same body up to renamed names, or a
 parametrized test holding its literals; a file gaining an unrelated test is no
 such evidence), a conditional ``skipif`` was added, a test file could not be
-read, or a deleted test file is in a language Tribunal does not read.
+read, or a deleted test file is in a language Tribunal does not read. A PASS is
+earned: a changed test file Tribunal does not read that lost lines, a changed
+story where the project runs stories as tests, or test selection the change
+narrowed (test-tampering's ``selection``) makes it UNVERIFIED.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ def verify(change: Change, claim: Claim) -> Judgement:
         places.append((new.head_path, new.line))
     certain += _fewer_cases(tests)
     doubtful += _conditional(tests) + _unreadable(change, tests)
+    if not certain:
+        doubtful += _unread_removals(change, tests)
     if certain:
         where = places[0] if places else None
         detail = "\n".join(certain + doubtful)
@@ -89,6 +94,25 @@ def _conditional(tests: TestDiff) -> list[str]:
     for old, new in [*tests.kept, *tests.moved]:
         if new.conditional_skip and new.conditional_skip != old.conditional_skip:
             out.append(f"{new.label} gained a conditional skip: {new.conditional_skip}")
+    return out
+
+
+def _unread_removals(change: Change, tests: TestDiff) -> list[str]:
+    """Lines removed where tests may hide from the differ; narrowed test selection."""
+    from tribunal.analyzers.test_tampering.selection import findings as narrowed
+    from tribunal.claims.unread import unread_test_files
+    from tribunal.lang.storybook import is_story_file, story_runner
+
+    out = [
+        f"{path} lost lines and may hold tests Tribunal does not read"
+        for path in unread_test_files(change, tests.test_files)
+    ]
+    for fc in change.files:
+        if fc.removed and is_story_file(fc.path) and story_runner(change, fc.path):
+            out.append(
+                f"{fc.path} lost lines: its stories are tests ({story_runner(change, fc.path)})"
+            )
+    out += [f"test selection narrowed: {f.title} ({f.file}:{f.line})" for f in narrowed(change)]
     return out
 
 
