@@ -32,7 +32,7 @@ def js_records(source: Source, path: str, head_path: str, language: str) -> list
                 line=test.start_line,
                 skipped=test.skipped,
                 xfailed=test.inverted,
-                conditional_skip=None,
+                conditional_skip=test.conditional_skip,
                 body=body if not js.error_nodes(test.node) else f"\0{test.name}",
                 language="javascript" if language == "javascript" else "typescript",
                 test=test,

@@ -90,6 +90,8 @@ class JsTestCase:
     #: Why the runner may fail the test whatever its body does (an option such as
     #: ``{ plan: 1 }`` or Deno ``permissions``, or an ``async`` describe callback).
     runner_caveat: str | None = None
+    #: A skip whose condition is not a literal (Playwright ``test.skip(browserName === 'x')``).
+    conditional_skip: str | None = None
 
     @property
     def may_fail_by_runner(self) -> bool:
@@ -175,6 +177,8 @@ def _test_case(
     skipped = call.skipped or suite_skipped or options.get("skipped") is not None
     if callback is None and body_ref is None:
         skipped = True  # a pending test: ``it('title')``
+    annotated = _annotations(callback, call.base) if call.runner == "playwright" else {}
+    skipped = skipped or bool(annotated.keys() & {"skip", "fixme"})
     return JsTestCase(
         name=" > ".join([*titles, title]),
         title=title,
@@ -187,7 +191,7 @@ def _test_case(
         focused=call.focused,
         has_setup=setup is not None,
         setup_line=js.first_line(setup) if setup is not None else None,
-        inverted=call.inverted or options.get("inverted") is not None,
+        inverted=call.inverted or options.get("inverted") is not None or "fail" in annotated,
         each=call.each,
         runner=call.runner,
         context=(params[0] or None) if params else None,
@@ -196,7 +200,32 @@ def _test_case(
         if index is not None and index.binds_api_name(call.base, call.node)
         else None,
         runner_caveat=_option_caveat(options.get("checked")) or _async_suite(call.node, suites),
+        conditional_skip=annotated.get("conditional"),
     )
+
+
+def _annotations(callback: Node | None, base: str) -> dict[str, str]:
+    """Playwright's in-body ``test.skip()``, ``test.fixme()``, ``test.fail()``: unconditional
+    (no argument, or a literal ``true``) calls at the top of the body mark the whole test;
+    a conditional one is kept as written under ``conditional``."""
+    body = callback.child_by_field_name("body") if callback is not None else None
+    found: dict[str, str] = {}
+    for statement in (
+        body.named_children if body is not None and body.type == "statement_block" else []
+    ):
+        call = statement.named_children[0] if statement.type == "expression_statement" else None
+        if call is None or call.type != "call_expression":
+            continue
+        callee, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+        parts = js.text(callee).split(".") if callee is not None else []
+        if len(parts) != 2 or parts[0] != base or parts[1] not in ("skip", "fixme", "fail"):
+            continue
+        given = [a for a in args.named_children if a.type != "comment"] if args else []
+        if not given or given[0].type == "true":
+            found[parts[1]] = js.text(call)
+        elif given[0].type != "false" and parts[1] != "fail":
+            found.setdefault("conditional", js.text(call)[:80])
+    return found
 
 
 def _option_caveat(value: Node | None) -> str | None:

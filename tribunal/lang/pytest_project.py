@@ -44,8 +44,16 @@ _LOOPS: PerChange[str, tuple[str, ...]] = PerChange()
 
 
 def naming_for(change: Change, path: str) -> PytestNaming:
-    """The collection patterns in force for ``path``: the nearest pytest config wins."""
-    return _naming_for_dir(change, posixpath.dirname(path))
+    """The collection patterns in force for ``path``: the nearest pytest config wins; a
+    module only Django's test runner collects (``tests.py`` beside ``manage.py``) is
+    read with unittest's rules (``DJANGO_NAMING``)."""
+    naming = _naming_for_dir(change, posixpath.dirname(path))
+    if not naming.file(path) and path.endswith(".py"):
+        from tribunal.lang.django_runner import DJANGO_NAMING, django_collects
+
+        if django_collects(change, path):
+            return DJANGO_NAMING
+    return naming
 
 
 def is_python_test_file(change: Change, path: str) -> bool:

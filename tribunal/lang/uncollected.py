@@ -27,10 +27,17 @@ _COLLECTORS: PerChange[str, bool] = PerChange()
 
 
 def why_uncollected(change: Change, path: str) -> str | None:
-    """Why the head file ``path`` defines tests pytest never collects; None if not certain."""
-    if not path.endswith(".py") or is_python_test_file(change, path):
+    """Why the head file ``path`` defines tests its runners never collect; None if not
+    certain. In a Django project whose only runner is Django's (``django_runner``), its
+    rules decide; where pytest may run as well, pytest's must be known too."""
+    if not path.endswith(".py") or not head_tree_known(change):
         return None
-    if not head_tree_known(change):
+    from tribunal.lang.django_runner import django_rules, pytest_candidate
+
+    django = django_rules(change, path)
+    if django is not None and not pytest_candidate(change):
+        return _django_only(change, path, django)
+    if is_python_test_file(change, path):
         return None
     naming = naming_for(change, path)
     if naming.source is None or naming.plugins:
@@ -41,10 +48,25 @@ def why_uncollected(change: Change, path: str) -> str | None:
     if _named_elsewhere(change, path):
         return None
     patterns = " ".join(naming.files)
+    also = f", and {django} but not this one" if django else ""
     return (
         f"{path} defines {tests[0]}, but `{naming.source}` sets python_files = {patterns}, "
-        "which does not collect it"
+        f"which does not collect it{also}"
     )
+
+
+def _django_only(change: Change, path: str, django: str) -> str | None:
+    """Django's runner alone: ``test*.py`` in packages under ``manage.py``, TestCase classes."""
+    from tribunal.lang.django_runner import django_collects, missing_package
+
+    if django_collects(change, path):
+        return None
+    tests = [t for t in _defined_tests(change, path) if t.startswith("class")]
+    if not tests or _named_elsewhere(change, path):
+        return None
+    package = missing_package(change, path)
+    why = f"{package} has no __init__.py" if package else "its name does not match test*.py"
+    return f"{path} defines {tests[0]}, but {django} and {why} (no pytest in the project)"
 
 
 def _defined_tests(change: Change, path: str) -> list[str]:
@@ -57,9 +79,14 @@ def _defined_tests(change: Change, path: str) -> list[str]:
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef) and naming.function(stmt.name):
             out.append(f"`{stmt.name}` (line {stmt.lineno})")
-        elif isinstance(stmt, ast.ClassDef) and naming.cls(stmt.name):
+        elif isinstance(stmt, ast.ClassDef) and (naming.cls(stmt.name) or _unittest_class(stmt)):
             out.append(f"class `{stmt.name}` (line {stmt.lineno})")
     return out
+
+
+def _unittest_class(node: ast.ClassDef) -> bool:
+    """A ``TestCase`` subclass: collected whatever its name (``class OrderTests(TestCase)``)."""
+    return any(ast.unparse(base).rpartition(".")[2].endswith("TestCase") for base in node.bases)
 
 
 def _opened_collection(change: Change, path: str, config: str) -> bool:
