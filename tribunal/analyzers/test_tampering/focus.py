@@ -27,12 +27,19 @@ from tribunal.findings import Finding, Verdict
 from tribunal.lang import js
 from tribunal.lang.js_calls import ApiCall, api_calls
 from tribunal.lang.js_decls import code_text
+from tribunal.lang.js_imports import RUNNER_MODULES
 from tribunal.lang.js_module import ModuleIndex, dotted
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_FOCUSING = frozenset({"jest", "vitest", "mocha", "jasmine"})
+_FOCUSING = frozenset({"jest", "vitest", "mocha", "jasmine", "playwright", "cypress"})
+#: Runners whose ``.only`` silences every unfocused test of the whole run, not just the file.
+_WHOLE_RUN = frozenset({"mocha", "playwright"})
+
+
+#: The module each runner's test API is imported from, to name it in the evidence.
+_MODULES = {runner: module for module, runner in RUNNER_MODULES.items() if runner != "deno"}
 
 
 class Decision(NamedTuple):
@@ -83,7 +90,8 @@ def decide(change: Change, path: str, index: ModuleIndex, call: ApiCall) -> Deci
     base = dotted(callee)[0] if callee is not None and dotted(callee) else ""
     uses_only = base not in ("fit", "fdescribe")
     if call.runner is not None:
-        return _judge(call.runner, uses_only, base, f"`{base}` comes from '{call.runner}'", True)
+        module = _MODULES.get(call.runner, call.runner)
+        return _judge(call.runner, uses_only, base, f"`{base}` comes from '{module}'", True)
     in_file = _file_runner(index)
     if in_file is not None:
         evidence = f"the file imports its test API from '{in_file}'"
@@ -118,7 +126,7 @@ def _judge(runner: str, uses_only: bool, base: str, evidence: str, imported: boo
         return Decision(Verdict.UNVERIFIED, runner, why)
     scope = (
         "every test outside it, in every file of the run, stops running"
-        if runner == "mocha"
+        if runner in _WHOLE_RUN
         else "every other test in this file stops running"
     )
     return Decision(Verdict.CONTRADICTED, runner, f"{evidence}, so {scope}")
@@ -146,7 +154,7 @@ def _file_runner(index: ModuleIndex) -> str | None:
 
 
 def _title(decision: Decision) -> str:
-    if decision.verdict is Verdict.CONTRADICTED and decision.runner == "mocha":
+    if decision.verdict is Verdict.CONTRADICTED and decision.runner in _WHOLE_RUN:
         return "a focused test was committed: every other test stops running"
     if decision.verdict is Verdict.CONTRADICTED:
         return "a focused test was committed: every other test in this file stops running"

@@ -28,9 +28,13 @@ FOCUS_NAMES = {
     "vitest": frozenset({"it", "test", "describe", "suite"}),
     "mocha": frozenset({"it", "describe", "context", "specify"}),
     "jasmine": frozenset({"fit", "fdescribe"}),
+    # Playwright's ``test`` must be imported; ``test.only`` and ``test.describe.only`` focus.
+    "playwright": frozenset({"test"}),
+    # Cypress runs Mocha in the browser: ``it.only`` / ``describe.only`` focus the spec.
+    "cypress": frozenset({"it", "describe", "context", "specify"}),
 }
 #: Runners that define the test API as globals (the others must be imported).
-GLOBAL_RUNNERS = frozenset({"jest", "vitest", "mocha", "jasmine", "bun", "karma"})
+GLOBAL_RUNNERS = frozenset({"jest", "vitest", "mocha", "jasmine", "bun", "karma", "cypress"})
 
 _DEPENDENCIES = {
     "jest": "jest",
@@ -52,6 +56,7 @@ _DEPENDENCIES = {
     "tape": "tape",
     "uvu": "uvu",
     "@playwright/test": "playwright",
+    "cypress": "cypress",
     # Storybook runs stories as tests: every story renders (a smoke test), a play function
     # is a test body. The Vitest addon (and its experimental name) or the test runner.
     "@storybook/test-runner": "storybook",
@@ -69,6 +74,7 @@ _COMMANDS = {
     "tape": "tape",
     "uvu": "uvu",
     "playwright": "playwright",
+    "cypress": "cypress",
     "test-storybook": "storybook",
 }
 _CONFIG_FILES = {
@@ -81,6 +87,7 @@ _CONFIG_FILES = {
     "jasmine": ("jasmine.json", "spec/support/jasmine.json"),
     "karma": ("karma.conf.js", "karma.conf.ts"),
     "bun": ("bunfig.toml",),
+    "cypress": (*(f"cypress.config.{e}" for e in ("ts", "js", "mjs", "cjs")), "cypress.json"),
 }
 _SEPARATORS = re.compile(r"&&|\|\||;|\|")
 _WRAPPERS = frozenset({"npx", "pnpm", "yarn", "bunx", "exec", "dlx", "cross-env", "dotenv"})
