@@ -375,3 +375,28 @@ def test_queries_that_throw_on_their_own_keep_it_unverified(
     head = base.replace(removed, kept)
     found = tampering(repo, {"src/sum.test.jsx": base}, {"src/sum.test.jsx": head})
     assert worst(found) == "UNVERIFIED"
+
+
+# --- `|| true` under matchers any truthy value passes (issue 22) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("expression", "certain"),
+    [
+        ("expect(add(1, 2) === 3 || true).toBeTruthy()", True),
+        ("expect(add(1, 2) || true).toBeDefined()", True),
+        ("expect(add(1, 2) || 'x').not.toBeFalsy()", True),
+        ("expect(add(1, 2) || true).not.toBeNull()", True),
+        ("expect(add(1, 2) || true).toBe(true)", False),
+        ("expect(add(1, 2) || true).toEqual(3)", False),
+        ("expect(add(1, 2) || 0).toBeTruthy()", False),
+        ("expect(add(1, 2) ?? true).toBeTruthy()", False),
+    ],
+)
+def test_or_true_is_a_tautology_only_under_truthy_matchers(
+    repo: GitRepo, expression: str, certain: bool
+) -> None:
+    base = {T: _head("    expect(add(1, 2)).toBe(3);\n"), "package.json": JEST}
+    found = tampering(repo, base, {T: _head(f"    {expression};\n")})
+    titles = [title for _, _, title in verdicts(found)]
+    assert ("this assertion can never fail" in titles) is certain, verdicts(found)

@@ -595,3 +595,90 @@ def test_a_skip_handler_already_in_base_is_not_reported_again(repo: GitRepo) -> 
     )
     found = tampering(repo, {T: _swallow(body)}, {T: _swallow(body) + "\n# touched\n"})
     assert [f for f in found if "caught" in f.title] == []
+
+
+# --- tampering the tree proves (issue 22) ---------------------------------------------------
+
+CALC = "from calc import compute\n\n\ndef test_compute():\n    assert compute() == 3\n"
+
+
+@pytest.mark.parametrize(
+    "head",
+    ["assert compute() == 3 or True", "assert compute() == 3 or 1", "assert (compute() or 'x')"],
+)
+def test_an_or_true_assertion_is_contradicted(repo: GitRepo, head: str) -> None:
+    found = tampering(repo, {T: CALC}, {T: CALC.replace("assert compute() == 3", head)})
+    assert ("CONTRADICTED", 5, "this assertion can never fail") in verdicts(found)
+
+
+@pytest.mark.parametrize(
+    "head", ["assert compute() == 3 or compute() == 4", "assert True or compute()"]
+)
+def test_an_or_that_can_still_fail_is_no_tautology(repo: GitRepo, head: str) -> None:
+    found = tampering(repo, {T: CALC}, {T: CALC.replace("assert compute() == 3", head)})
+    assert worst(found) != "CONTRADICTED", verdicts(found)
+
+
+RAISES = (
+    "import pytest\n\n\ndef test_bad():\n    with pytest.raises(ValueError):\n        parse('x')\n"
+)
+TRY = (
+    "import pytest\n\n\ndef test_bad():\n    try:\n        parse('x'){after}\n"
+    "    except ValueError:\n        pass{other}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "other", "certain"),
+    [
+        ("", "", True),
+        ("", "\n    except TypeError:\n        raise", True),
+        ("\n        pytest.fail('no error')", "", False),
+        ("\n        assert False", "", False),
+        ("\n        raise AssertionError('no error')", "", False),
+        ("", "\n    else:\n        pytest.fail('no error')", False),
+    ],
+    ids=["bare", "raise-in-other-handler", "pytest-fail", "assert-false", "raise", "else"],
+)
+def test_raises_replaced_by_a_passing_try(
+    repo: GitRepo, after: str, other: str, certain: bool
+) -> None:
+    found = tampering(repo, {T: RAISES}, {T: TRY.format(after=after, other=other)})
+    titles = [title for _, _, title in verdicts(found)]
+    replaced = "an expected-exception check became a try that passes either way"
+    assert (replaced in titles) is certain, verdicts(found)
+
+
+GIVEN = (
+    "from hypothesis import assume, given, strategies as st\n\n\n@given(st.integers())\n"
+    "def test_prop(x):\n    {line}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "certain"),
+    [
+        ("assume(f(x) >= 0)", True),
+        ("assume(f(x) > 0)", False),  # another expression: a new filter, not the old check
+        ("assume(f(x) >= 0)\n    assert f(x) >= 0", False),  # still asserted
+    ],
+)
+def test_a_hypothesis_assertion_turned_into_assume(repo: GitRepo, line: str, certain: bool) -> None:
+    base = GIVEN.replace("{line}", "assert f(x) >= 0")
+    found = tampering(repo, {T: base}, {T: GIVEN.replace("{line}", line)})
+    titles = [title for _, _, title in verdicts(found)]
+    assert ("an assertion became a Hypothesis filter" in titles) is certain, verdicts(found)
+
+
+def test_assume_from_elsewhere_is_not_hypothesis(repo: GitRepo) -> None:
+    base = GIVEN.replace("{line}", "assert f(x) >= 0")
+    head = base.replace("from hypothesis import assume, given", "from hypothesis import given")
+    head = "from mylib import assume\n" + head.replace("assert f(x) >= 0", "assume(f(x) >= 0)")
+    titles = [title for _, _, title in verdicts(tampering(repo, {T: base}, {T: head}))]
+    assert "an assertion became a Hypothesis filter" not in titles
+
+
+def test_pytest_assume_is_a_soft_assertion(repo: GitRepo) -> None:
+    base = GIVEN.replace("{line}", "assert f(x) >= 0")
+    head = "import pytest\n" + base.replace("assert f(x) >= 0", "pytest.assume(f(x) >= 0)")
+    assert tampering(repo, {T: base}, {T: head}) == []

@@ -44,6 +44,9 @@ MAX_DEPTH = 8
 PYTEST_CHECKS = frozenset(
     {"pytest.raises", "pytest.warns", "pytest.fail", "pytest.deprecated_call"}
 )
+#: Soft assertions: recorded where they run, failing the test when it ends (pytest-assume).
+#: Not ``hypothesis.assume``, which discards the example instead of failing.
+SOFT_CHECKS = frozenset({"pytest.assume"})
 _TERMINAL = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 
@@ -162,7 +165,7 @@ class _Scanner:
         func = call.func
         name = self.index.qualify(func) or ""
         last = func.attr if isinstance(func, ast.Attribute) else name.rsplit(".", 1)[-1]
-        if name in PYTEST_CHECKS:
+        if name in PYTEST_CHECKS or name in SOFT_CHECKS:
             self.add(call, "pytest", ctx)
         elif self.local_callable(func, ctx):
             return  # judged by its body, which ``expressions`` follows (even ``self.assert_ok``)

@@ -27,7 +27,7 @@ from tribunal.analyzers.test_tampering.common import (
     unseen,
 )
 from tribunal.analyzers.test_tampering.js_swallow import swallowed
-from tribunal.analyzers.test_tampering.js_tautology import descendants, tautologies
+from tribunal.analyzers.test_tampering.js_tautology import OR_TRUE, descendants, tautologies
 from tribunal.change import Source
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
@@ -210,14 +210,19 @@ def _tautologies(ctx: FileContext, pair: Pair) -> Iterator[Finding]:
         base = [code_text(s.node, old.index.language) for s in found]
     for i in unseen(ctx.fc, items, base):
         spot = head[i]
+        why = (
+            "expects a value that `|| <truthy literal>` makes always truthy under a matcher "
+            "any truthy value passes (the left side may still throw, but that is no check)"
+            if spot.why == OR_TRUE
+            else "compares literals (or a value with itself)"
+        )
         yield make(
             cap(Verdict.CONTRADICTED, ctx.limit),
             ctx.fc.path,
             spot.line,
             "this assertion can never fail",
             f"`{quoted(js.text(spot.node))}` in test '{new.name}', which this change added or "
-            "edited, compares literals (or a value with itself): it passes whatever the "
-            "code does." + _uncertain(ctx),
+            f"edited, {why}: it passes whatever the code does." + _uncertain(ctx),
             ctx.label,
             spot.end,
         )

@@ -3,7 +3,11 @@
 A tautology compares literals only: ``expect(true).toBe(true)``,
 ``expect(1).toEqual(1)``, ``expect('x').toBeTruthy()``, ``assert(true)``,
 ``t.is(1, 1)``, or ``expect(a).toBe(a)`` with one identifier (``Object.is``
-of a value with itself holds even for NaN). ``toEqual(a)`` on an identifier
+of a value with itself holds even for NaN). ``expect(e || true)`` is a
+tautology only under matchers that any truthy value passes: ``toBeTruthy``,
+``toBeDefined``, ``not.toBeFalsy``, ``not.toBeNull``, ``not.toBeUndefined``
+(``toBe(true)`` still fails for a truthy ``e`` that is not ``true``); ``e``
+may still throw, but that is no check. ``toEqual(a)`` on an identifier
 is not judged (asymmetric matchers, getters), nor is an ``expect`` from a
 library that may lack Jest's matchers, nor a global ``assert`` (undefined in
 a module, so calling it throws). The node helpers here are shared with
@@ -38,10 +42,17 @@ _CHAI_SAME = frozenset({"equal", "equals", "eq", "eql"})
 _JEST_LIKE = frozenset({"jest", "vitest", "bun", "playwright"})
 
 
+#: Matchers any truthy value passes, plain and after ``.not``.
+_ANY_TRUTHY = frozenset({"toBeTruthy", "toBeDefined"})
+_NOT_ANY_TRUTHY = frozenset({"toBeFalsy", "toBeNull", "toBeUndefined"})
+OR_TRUE = "or-true"
+
+
 class Spot(NamedTuple):
     line: int
     end: int
     node: Node
+    why: str = ""  # ``OR_TRUE`` for ``expect(e || true)``; empty for literals
 
 
 def descendants(node: Node, enter_functions: bool = True) -> Iterator[Node]:
@@ -124,7 +135,48 @@ def tautologies(root: Node, index: ModuleIndex, context: str | None) -> list[Spo
     """Assertion calls under ``root`` that can never fail (found through the call index)."""
     chai = mentions(index, b"chai")
     calls = [c.parent for c in index.callees.within(root) if c.parent is not None]
-    return [spot(c) for c in calls if _tautology(c, index, context, chai)]
+    found = []
+    for call in calls:
+        if _tautology(call, index, context, chai):
+            found.append(spot(call))
+        elif not chai and _or_true_matcher(call, index):
+            found.append(spot(call)._replace(why=OR_TRUE))
+    return found
+
+
+def _or_true_matcher(call: Node, index: ModuleIndex) -> bool:
+    """``expect(e || true).toBeTruthy()``, ``expect(e || 1).not.toBeFalsy()``."""
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != "member_expression" or arguments(call):
+        return False
+    target, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+    if target is None or prop is None:
+        return False
+    matchers = _ANY_TRUTHY
+    if target.type == "member_expression":
+        negation = target.child_by_field_name("property")
+        if negation is None or js.text(negation) != "not":
+            return False
+        target, matchers = target.child_by_field_name("object"), _NOT_ANY_TRUTHY
+    subject = _expect_subject(target, index, jest=True) if target is not None else None
+    return subject is not None and js.text(prop) in matchers and always_truthy(subject)
+
+
+def always_truthy(node: Node) -> bool:
+    """``e || true``, ``true || e``, ``(e || 'x')``: an ``||`` with a truthy literal operand."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type != "binary_expression":
+        return False
+    operator = node.child_by_field_name("operator")
+    if operator is None or js.text(operator) != "||":
+        return False
+    sides = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+    for side in sides:
+        value = literal(side) if side is not None else None
+        if (value is not None and truthy(value)) or (side is not None and always_truthy(side)):
+            return True
+    return False
 
 
 def mentions(index: ModuleIndex, word: bytes) -> bool:

@@ -30,7 +30,7 @@ from tribunal.analyzers.test_tampering.common import (
     without_line_numbers,
 )
 from tribunal.analyzers.test_tampering.python_swallow import swallowed
-from tribunal.analyzers.test_tampering.python_tautology import always_true, tautologies
+from tribunal.analyzers.test_tampering.python_tautology import always_true, or_true, tautologies
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.python_asserts import scan_assertions
@@ -64,6 +64,9 @@ def judge_file(fc: FileChange, pairs: Sequence[Pair], elsewhere: Lazy) -> Iterat
     outside = Lazy(lambda: [*elsewhere.get(), *_new_asserting_tests(pairs)])
     for pair in judged_pairs(fc, pairs):
         yield from _tautologies(fc, pair)
+        yield from _or_true(fc, pair)
+        yield from _assumed(fc, pair)
+        yield from _raises_replaced(fc, pair)
         yield from _swallowed(fc, pair)
         old = ran_before(pair)
         if old is not None:
@@ -238,6 +241,70 @@ def _tautologies(fc: FileChange, pair: Pair) -> Iterator[Finding]:
             f"edited, checks only literals: it passes whatever the code does.{tuple_note}",
             "python",
             spot.end,
+        )
+
+
+def _or_true(fc: FileChange, pair: Pair) -> Iterator[Finding]:
+    head = or_true(pair.new.test.node)
+    base = [s.text for s in or_true(pair.old.test.node)] if pair.old is not None else []
+    for i in unseen(fc, head, base):
+        spot = head[i]
+        yield make(
+            Verdict.CONTRADICTED,
+            fc.path,
+            spot.line,
+            "this assertion can never fail",
+            f"`{quoted(spot.text)}` in test `{pair.new.name}`, which this change added or "
+            "edited, is true whatever its left side is: a truthy literal is `or`-ed in. The "
+            "left side may still raise, but the comparison is no longer checked.",
+            "python",
+            spot.end,
+        )
+
+
+def _assumed(fc: FileChange, pair: Pair) -> Iterator[Finding]:
+    """An assertion of a Hypothesis test turned into ``assume`` of the same expression."""
+    if pair.old is None:
+        return
+    from tribunal.analyzers.test_tampering.python_assume import assumed
+
+    for line, end, text in assumed(pair.old, pair.new):
+        if not any(line <= added <= end for added in fc.added):
+            continue
+        yield make(
+            Verdict.CONTRADICTED,
+            fc.path,
+            line,
+            "an assertion became a Hypothesis filter",
+            f"`{quoted(text)}` in test `{pair.new.name}` was an assertion at base: "
+            "`hypothesis.assume` discards the examples for which it is false instead of "
+            "failing on them, so the property is no longer checked (only Hypothesis's "
+            "filter health check may still fail when nearly every example is discarded).",
+            "python",
+            end,
+        )
+
+
+def _raises_replaced(fc: FileChange, pair: Pair) -> Iterator[Finding]:
+    """``pytest.raises`` / ``assertRaises`` replaced by ``try: ... except E: pass``."""
+    if pair.old is None:
+        return
+    from tribunal.analyzers.test_tampering.python_raises import replaced_raises
+
+    for found in replaced_raises(pair.old, pair.new):
+        if not any(found.line <= added <= found.end for added in fc.added):
+            continue
+        yield make(
+            Verdict.CONTRADICTED,
+            fc.path,
+            found.line,
+            "an expected-exception check became a try that passes either way",
+            f"Test `{pair.new.name}` checked `{quoted(found.before)}` at base; now a `try` "
+            f"catches {found.expected} and does nothing, and nothing in the `try` or its "
+            "`else:` fails the test when no exception comes, so it passes whether or not "
+            "the code raises.",
+            "python",
+            found.end,
         )
 
 

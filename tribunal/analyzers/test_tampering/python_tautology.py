@@ -3,7 +3,9 @@
 ``assert True``, ``assert "text"``, ``assert (x, "message")`` (a non-empty
 tuple is always true), ``self.assertTrue(1)``, ``self.assertEqual(1, 1)``.
 Not ``assert x == x`` or ``assertEqual(a, a)``: NaN and ``__eq__`` make them
-fallible. The walk helpers here are shared with ``python_swallow``.
+fallible. ``assert e or True`` (and ``assertTrue(e or True)``) cannot fail on
+its condition either: ``e`` may still raise, but that is no check
+(``or_true``). The walk helpers here are shared with ``python_swallow``.
 """
 
 from __future__ import annotations
@@ -89,6 +91,40 @@ def tautologies(fn: FuncDef) -> list[Spot]:
         if isinstance(node, ast.Call) and _tautological_call(node):
             found.append(spot(node))
     return found
+
+
+def or_true(fn: FuncDef) -> list[Spot]:
+    """``assert e or True`` / ``self.assertTrue(e or 1)``: a truthy literal ``or``-ed in."""
+    found = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assert | ast.Call):
+            condition = _condition(node)
+            if condition is not None and _or_true(condition) and not always_true(condition):
+                found.append(spot(node))
+    return found
+
+
+def _condition(node: ast.Assert | ast.Call) -> ast.expr | None:
+    if isinstance(node, ast.Assert):
+        return node.test
+    return node.args[0] if _owner_call(node) in _TRUE_CALLS and node.args else None
+
+
+def _or_true(expr: ast.expr) -> bool:
+    """``e or True``: a truthy literal after code. ``True or explode`` is not one: a test of
+    an assertion rewriter means by it that ``explode`` is never evaluated."""
+    if not isinstance(expr, ast.BoolOp) or not isinstance(expr.op, ast.Or):
+        return False
+    if always_true(expr.values[0]):
+        return False
+    return any(always_true(value) or _or_true(value) for value in expr.values[1:])
+
+
+def _owner_call(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return func.attr if func.value.id in ("self", "cls") else ""
+    return ""
 
 
 def _tautological_call(call: ast.Call) -> bool:
