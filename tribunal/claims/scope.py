@@ -95,9 +95,13 @@ def is_private_module(path: str) -> bool:
 
 
 def source_modules(change: Change) -> list[FileChange]:
-    """Changed Python and JS/TS modules that are neither tests nor tooling."""
+    """Changed Python and JS/TS modules (components included) that are neither tests nor
+    tooling."""
+    from tribunal.lang.sfc import is_sfc
+
     out = []
-    for fc in change.analyzable(CODE_LANGUAGES):
+    components = [fc for fc in change.files if fc.skip_reason is None and is_sfc(fc.path)]
+    for fc in [*change.analyzable(CODE_LANGUAGES), *components]:
         paths = {fc.path, fc.old_path or fc.path}
         if any(looks_like_test(p) or is_tooling(p) for p in paths):
             continue
@@ -112,8 +116,11 @@ def is_other_code(path: str) -> bool:
 
 
 def family(path: str) -> str | None:
-    """``python`` or ``js`` (JavaScript and TypeScript share one export namespace)."""
+    """``python`` or ``js`` (JavaScript, TypeScript and components share one export
+    namespace)."""
+    from tribunal.lang.sfc import is_sfc
+
     language = language_of(path)
     if language == "python":
         return "python"
-    return "js" if is_js_family(language) else None
+    return "js" if is_js_family(language) or is_sfc(path) else None

@@ -10,7 +10,10 @@ tsc's ``Object.defineProperty(exports, ...)``), a parse error, and a file with
 no import or export (a script: in TypeScript or a browser its top-level names
 are globals, so they may be API), as does an ``export *`` that cannot be
 followed. JSDoc ``@typedef`` names are left out: they are types only under
-``checkJs``, so documenting a parameter must not read as a new export.
+``checkJs``, so documenting a parameter must not read as a new export. A
+single-file component (``.vue``, ``.svelte``) exports its component as
+``default`` and what its Vue plain ``<script>`` / Svelte module script exports
+(``js_sfc``); a script block it cannot read is a doubt.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import posixpath
 
 from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
 from tribunal.claims.surface_py import Reader, Surface
+from tribunal.lang.sfc import is_sfc
 from tribunal.lang.trees import js_tree
 from tribunal.paths import is_js_family, language_of
 
@@ -30,6 +34,12 @@ def module_exports(path: str, read: Reader, _seen: frozenset[str] = frozenset())
     """The names ``path`` exports on the side ``read`` reads from."""
     source = read(path)
     language = language_of(path)
+    if source is not None and is_sfc(path):
+        from tribunal.analyzers.hallucinated_symbol.js_sfc import component_exports
+
+        found = component_exports(source, path)
+        doubts = [f"{path}: its exports cannot be enumerated: {found.uncertain}"]
+        return Surface(names=set(found.names), doubts=doubts if found.uncertain else [])
     if source is None or language is None or not is_js_family(language):
         return Surface(doubts=[f"{path}: could not be read"])
     declaration = path.endswith((".d.ts", ".d.mts", ".d.cts"))

@@ -3,8 +3,8 @@
 Each verifier enumerates the constructs it understands; these helpers list
 the changed files that could hold what the claim is about and that it does
 not read, so that a verifier answers UNVERIFIED (naming them) instead of
-PASS: source files in languages Tribunal does not parse and component files
-whose surface it cannot list (``no-public-api-change``), package entry points
+PASS: source files in languages Tribunal does not parse (``no-public-api-change``;
+a component whose script it cannot read is a doubt of its surface), package entry points
 (``package.json`` ``exports`` / ``main`` / ``bin``, ``pyproject.toml`` scripts
 and entry points), dependency manifests of other ecosystems
 (``no-new-dependency``), and test files it does not read
@@ -55,14 +55,12 @@ def unread_manifests(change: Change) -> list[str]:
 
 def unread_sources(change: Change) -> list[str]:
     """Changed non-test source files whose public names Tribunal cannot list."""
-    from tribunal.lang.sfc import is_sfc
-
     out = []
     for fc in change.files:
         paths = [p for p in (fc.path, fc.old_path) if p]
         if any(looks_like_test(p) or is_tooling(p) or change.is_generated(p) for p in paths):
             continue
-        if any(is_other_code(p) or is_sfc(p) for p in paths):
+        if any(is_other_code(p) for p in paths):
             out.append(fc.path)
     return out
 

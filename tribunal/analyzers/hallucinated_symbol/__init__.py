@@ -20,7 +20,9 @@ from tribunal.analyzers.hallucinated_symbol.grouped import fold
 from tribunal.analyzers.hallucinated_symbol.language import Language
 from tribunal.analyzers.hallucinated_symbol.outcome import ID
 from tribunal.change import Change
+from tribunal.diff.model import FileChange
 from tribunal.findings import Finding
+from tribunal.lang.sfc import is_sfc
 from tribunal.paths import is_js_family, language_of
 
 __all__ = ["ID", "run"]
@@ -44,13 +46,18 @@ def _judge(change: Change, state: Run) -> Iterator[Finding]:
         files = [fc for fc in change.analyzable(("python",)) if fc.has_head]
         yield from each_file(files, python.judge_file)
         yield from _broken(state, python)
-    if _has(change, is_js_family):
+    if _has(change, is_js_family) or any(is_sfc(fc.path) for fc in change.files):
         from tribunal.analyzers.hallucinated_symbol.js_lang import ScriptImports
 
         scripts = ScriptImports(state)
         files = [fc for fc in change.analyzable(scripts.languages) if fc.has_head]
+        files += [fc for fc in change.files if _readable_component(fc)]
         yield from each_file(files, scripts.judge_file)
         yield from _broken(state, scripts)
+
+
+def _readable_component(fc: FileChange) -> bool:
+    return fc.has_head and fc.skip_reason is None and is_sfc(fc.path)
 
 
 def _has(change: Change, wanted: Callable[[str | None], bool]) -> bool:

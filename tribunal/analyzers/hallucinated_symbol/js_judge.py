@@ -42,6 +42,7 @@ from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfigs
 from tribunal.change import Source
 from tribunal.findings import Verdict
 from tribunal.lang import js
+from tribunal.lang.sfc import is_sfc
 from tribunal.paths import is_generated, language_of
 
 if TYPE_CHECKING:
@@ -123,6 +124,9 @@ class ScriptSide:
 
     def _resolved(self, imp: JsImport, target: Resolved, importer: str) -> list[Outcome]:
         outcomes = [passed(imp.line, imp.end_line, imp.specifier)]
+        if is_sfc(target.path):
+            component = self.exports(target.tree, target.path)  # the default always exists
+            return outcomes + [self._judge_name(imp, n, target, component) for n in imp.names]
         if language_of(target.path) is None:
             return self._all_pass(imp)  # a non-code file: it exists, its names are the bundler's
         exports = self._with_twins(target.tree, target.path)
@@ -194,6 +198,8 @@ class ScriptSide:
         return outcome
 
     def _missing_file(self, imp: JsImport, missing: Unresolved, importer: str) -> Outcome:
+        if missing.how in ("exports", "exports-linked"):
+            return self._not_exported(imp, missing)
         shown = ", ".join(missing.tried[:3]) or imp.specifier
         title = f"{imp.specifier!r} resolves to no file"
         detail = (
@@ -214,6 +220,23 @@ class ScriptSide:
             listed = ", ".join(suffixes)
             doubt = f"moduleSuffixes ({listed}) is set: the bundler may try other suffixes"
         return outcome.downgraded(doubt) if doubt else outcome
+
+    def _not_exported(self, imp: JsImport, missing: Unresolved) -> Outcome:
+        """A workspace package's ``exports`` map has no entry for the subpath."""
+        title = f"{imp.specifier!r} is not in its workspace package's exports"
+        reason = missing.doubt or "the subpath is not in the package's exports"
+        outcome = Outcome(
+            Verdict.CONTRADICTED,
+            imp.line,
+            imp.end_line,
+            imp.specifier,
+            title,
+            f"`{imp.statement}`: {reason}, and the governing tsconfig's moduleResolution "
+            "honours exports.",
+        )
+        if missing.how == "exports-linked":
+            return outcome
+        return outcome._replace(detail=f"`{imp.statement}`").downgraded(reason)
 
     def _generated_doubt(self, importer: str, specifier: str) -> str | None:
         """A generated config (``.svelte-kit/tsconfig.json``) or route type file may hold it."""
@@ -299,6 +322,8 @@ class ScriptSide:
         return self._exports[key]
 
     def _collect(self, tree: FileTree, path: str, depth: int) -> ExportSet:
+        if is_sfc(path):
+            return self._component(tree, path)
         parsed = self._parse(tree, path)
         if parsed is None:
             return ExportSet(frozenset(), uncertain=f"{path} cannot be read")
@@ -318,6 +343,14 @@ class ScriptSide:
             names |= sub.names - {"default"}
             uncertain = uncertain or sub.uncertain
         return ExportSet(frozenset(names), own.stars, uncertain)
+
+    def _component(self, tree: FileTree, path: str) -> ExportSet:
+        from tribunal.analyzers.hallucinated_symbol.js_sfc import component_exports
+
+        source = tree.read(path)
+        if source is None:
+            return ExportSet(frozenset({"default"}), uncertain=f"{path} cannot be read")
+        return component_exports(source, path)
 
     def _star_target(self, tree: FileTree, path: str, star: str) -> str | None:
         if tree is self.tree:

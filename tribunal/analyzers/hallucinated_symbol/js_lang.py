@@ -13,15 +13,17 @@ from collections.abc import Iterator
 
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, read_imports
 from tribunal.analyzers.hallucinated_symbol.js_judge import ScriptSide
+from tribunal.analyzers.hallucinated_symbol.js_sfc import component_imports
 from tribunal.analyzers.hallucinated_symbol.language import ImportHalf, Removal
 from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import Side
 from tribunal.diff.model import FileChange
+from tribunal.lang.sfc import is_sfc
 from tribunal.lang.trees import js_tree
 from tribunal.paths import is_js_family, language_of
 
-_GLOBS = ("*.js", "*.jsx", "*.mjs", "*.cjs", "*.ts", "*.tsx", "*.mts", "*.cts")
-_STEM = re.compile(r"(\.d)?\.[cm]?[jt]sx?$")
+_GLOBS = ("*.js", "*.jsx", "*.mjs", "*.cjs", "*.ts", "*.tsx", "*.mts", "*.cts", "*.vue", "*.svelte")
+_STEM = re.compile(r"(\.d)?\.[cm]?[jt]sx?$|\.vue$|\.svelte$")
 
 
 class ScriptImports(ImportHalf[JsImport, ScriptSide]):
@@ -37,6 +39,8 @@ class ScriptImports(ImportHalf[JsImport, ScriptSide]):
     def _read_imports(self, side: Side, path: str) -> list[JsImport] | None:
         language = language_of(path)
         source = self.run.tree(side).read(path)
+        if source is not None and is_sfc(path):
+            return component_imports(source)
         if source is None or not is_js_family(language):
             return None
         assert language is not None
@@ -49,14 +53,14 @@ class ScriptImports(ImportHalf[JsImport, ScriptSide]):
     # -- what the change removed -------------------------------------------------------
 
     def _is_ours(self, path: str) -> bool:
-        return is_js_family(language_of(path))
+        return is_js_family(language_of(path)) or is_sfc(path)
 
     def _module_stem(self, path: str) -> str:
         return module_stem(path)
 
     def _names_gone(self, fc: FileChange) -> Iterator[Removal]:
         assert fc.old_path is not None
-        if not is_js_family(language_of(fc.path)):
+        if not self._is_ours(fc.path):
             return
         before = self.base.exports(self.base.tree, fc.old_path).names
         after = self.head.exports(self.head.tree, fc.path).names

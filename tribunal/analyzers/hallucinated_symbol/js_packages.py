@@ -153,6 +153,18 @@ class Packages:
                 return None
             directory = parent_dir(directory)
 
+    def declared_spec(self, name: str, directory: str) -> str | None:
+        """The version range the nearest ``package.json`` declaring ``name`` gives it."""
+        while True:
+            manifest = self.manifest(directory) or {}
+            for section in _DEP_FIELDS:
+                deps = manifest.get(section)
+                if isinstance(deps, dict) and isinstance(deps.get(name), str):
+                    return str(deps[name])
+            if not directory:
+                return None
+            directory = parent_dir(directory)
+
     def declared(self, name: str, directory: str) -> bool:
         """Whether any ``package.json`` from ``directory`` up declares ``name``."""
         while True:

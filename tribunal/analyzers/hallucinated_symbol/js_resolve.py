@@ -41,6 +41,11 @@ _ESM_TWINS = {
     ".cts": (".d.cts",),
 }
 _ENTRY_FIELDS = ("types", "typings", "module", "main")
+_BUNDLER_CONFIGS = tuple(
+    f"{stem}.config.{ext}"
+    for stem in ("vite", "vitest", "webpack", "rollup", "rspack", "next", "nuxt", "svelte", "astro")
+    for ext in ("js", "mjs", "cjs", "ts", "mts")
+)
 _URL_SCHEMES = ("http:", "https:", "data:", "file:", "jsr:", "npm:", "bun:", "virtual:")
 
 
@@ -214,6 +219,35 @@ class ScriptResolver:
                 return Resolved(self.tree, found_path, True)
         return self._package(directory, specifier, config)
 
+    def _not_exported(
+        self, directory: str, name: str, workspace: str, found: Unresolved
+    ) -> Unresolved:
+        """A subpath a workspace package's ``exports`` lacks: certain only when the importer
+        is linked to that package (``workspace:`` protocol) and no bundler alias may rewrite
+        the specifier; ``found.doubt`` says what is missing."""
+        spec = self.packages.declared_spec(name, directory)
+        what = found.doubt or "the subpath is not in the package's exports"
+        if spec is None or not spec.startswith("workspace:"):
+            how = f"declared as {spec!r}" if spec else "not declared"
+            why = f"{what}, but {name} is {how}: it may resolve to a published version"
+            return Unresolved(found.tried, "exports", why)
+        alias = self._bundler_alias(directory)
+        if alias is not None:
+            return Unresolved(found.tried, "exports", f"{what}, but {alias} may alias it")
+        linked = f"{what} of {join(workspace, 'package.json')}, linked as {spec!r}"
+        return Unresolved(found.tried, "exports-linked", linked)
+
+    def _bundler_alias(self, directory: str) -> str | None:
+        """A bundler config above ``directory`` that declares aliases (vite, webpack...)."""
+        while True:
+            for name in _BUNDLER_CONFIGS:
+                text = self.tree.text(join(directory, name))
+                if text is not None and "alias" in text:
+                    return join(directory, name)
+            if not directory:
+                return None
+            directory = parent_dir(directory)
+
     def _kit_route_types(self, directory: str, specifier: str) -> bool:
         """``./$types`` from a SvelteKit route directory (one holding ``+page``, ``+layout``,
         ``+server`` files under ``src/routes``), where ``svelte-kit sync`` generates it."""
@@ -290,6 +324,8 @@ class ScriptResolver:
         workspace = self.packages.workspace(name)
         if workspace is not None:
             found = package_entry(self.tree, workspace, subpath, config, in_repo=True)
+            if isinstance(found, Unresolved) and found.how == "exports":
+                return self._not_exported(directory, name, workspace, found)
             if isinstance(found, Unresolved):
                 return Unresolved(found.tried, "workspace", found.doubt)
             return found
