@@ -272,9 +272,10 @@ def test_js_export_forms() -> None:
     [
         "export * from 'some-package';\n",
         "export * from './missing';\n",
-        "module.exports = { a };\n",
-        "exports.a = 1;\n",
-        'Object.defineProperty(exports, "a", { enumerable: true, get: () => a });\n',
+        "module.exports = { ...a };\n",
+        "exports[key] = 1;\n",
+        "Object.assign(exports, require('./a'));\n",
+        "module.exports = require('./a');\n",
         "export = thing;\n",
         "function notAModule() {}\n",
     ],
@@ -345,10 +346,10 @@ def test_js_changes_that_keep_the_export_set(repo: GitRepo, base: Files, head: F
     assert verdict(repo, base, head) is P
 
 
-def test_js_commonjs_is_unverified(repo: GitRepo) -> None:
+def test_js_commonjs_is_unverified_unless_fully_enumerable(repo: GitRepo) -> None:
     base = {"lib/m.js": "module.exports = { a };\n"}
-    head = {"lib/m.js": "module.exports = { a, b };\n"}
-    assert verdict(repo, base, head) is U
+    assert verdict(repo, base, {"lib/m.js": "module.exports = { a, ...b };\n"}) is U
+    assert verdict(repo, base, {"lib/m.js": "module.exports = { a, b };\n"}) is C
 
 
 TSC_CJS = (
@@ -361,10 +362,11 @@ TSC_CJS = (
 )
 
 
-def test_js_tsc_commonjs_output_is_unverified_not_a_removal(repo: GitRepo) -> None:
-    """tsc's CommonJS shape exports ``foo`` through ``Object.defineProperty``: not "- foo"."""
+def test_js_tsc_commonjs_output_is_not_a_removal(repo: GitRepo) -> None:
+    """tsc's CommonJS shape exports ``foo`` through ``Object.defineProperty``: not "- foo"
+    (and ``__esModule`` is an interop marker, not API)."""
     base = {"src/m.ts": "export function foo() { return 1; }\n"}
-    assert verdict(repo, base, {"src/m.ts": TSC_CJS}) is U
+    assert verdict(repo, base, {"src/m.ts": TSC_CJS}) is P
 
 
 def test_js_define_property_on_another_object_still_removes(repo: GitRepo) -> None:

@@ -131,7 +131,7 @@ def test_index_files_and_extensions(repo: GitRepo) -> None:
     base = {
         "web/widgets/index.tsx": "export const Widget = 1;\n",
         "web/util.mjs": "export const u = 1;\n",
-        "web/legacy.cjs": "module.exports = { l: 1 };\n",
+        "web/legacy.cjs": "module.exports = require('./impl');\n",
         "web/app.jsx": "",
     }
     head = {
@@ -316,8 +316,8 @@ def test_non_code_files_resolve_with_their_extension(repo: GitRepo) -> None:
 @pytest.mark.parametrize(
     ("target", "why"),
     [
-        ("module.exports = { a: 1 };\n", "CommonJS"),
-        ("exports.a = 1;\n", "CommonJS"),
+        ("module.exports = { ...base, a: 1 };\n", "CommonJS"),
+        ("exports[name] = 1;\n", "CommonJS"),
         ("const a = 1;\nexport = a;\n", "export ="),
         ("var a = 1;\n", "no import or export"),
         ("export * from 'some-package';\n", "re-exports everything"),

@@ -5,8 +5,8 @@ agree on every form: declarations (values and TypeScript types), ``export
 default``, ``export { a as b }``, ``export * as ns``, a ``.d.ts``'s implicit
 exports. Added here: ``export * from './x'`` is followed into the file it names
 when that file is in the tree. What ``read_exports`` cannot enumerate becomes a
-doubt: ``export =``, any CommonJS or AMD use (``module.exports``, ``exports.x``,
-tsc's ``Object.defineProperty(exports, ...)``), a parse error, and a file with
+doubt: ``export =``, CommonJS or AMD that is not fully enumerable (``js_commonjs``;
+tsc's ``Object.defineProperty(exports, ...)`` output is), a parse error, and a file with
 no import or export (a script: in TypeScript or a browser its top-level names
 are globals, so they may be API), as does an ``export *`` that cannot be
 followed. JSDoc ``@typedef`` names are left out: they are types only under
@@ -44,7 +44,7 @@ def module_exports(path: str, read: Reader, _seen: frozenset[str] = frozenset())
         return Surface(doubts=[f"{path}: could not be read"])
     declaration = path.endswith((".d.ts", ".d.mts", ".d.cts"))
     own = read_exports(js_tree(source, language), language, declaration, jsdoc=False)
-    out = Surface(names=set(own.names))
+    out = Surface(names=set(own.names) - {"__esModule"})  # an interop marker, not API
     if own.uncertain is not None:
         out.doubts.append(f"{path}: its exports cannot be enumerated: {own.uncertain}")
     for spec in own.stars:

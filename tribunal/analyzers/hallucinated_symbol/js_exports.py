@@ -6,11 +6,13 @@ declarations, ``export { a as b }``, ``export * as ns`` and re-exports count;
 ``.d.ts`` without export declarations exports every top-level declaration
 (TypeScript's export-context rule), a JS module exports its JSDoc
 ``@typedef`` / ``@callback`` types, and ``export default class Foo`` exports
-no ``Foo``. ``export =``, CommonJS (``module.exports``, ``exports.x``), AMD
-``define()``, a parse error where an export could hide, or a file that is not
-a module at all leave the set uncertain. A parse error inside a declaration's
-body (a type literal, a function body) hides no export: the declaration's name
-and export status are read before it (``_open_error``).
+no ``Foo``. A CommonJS module's set is listed when it is fully enumerable
+(``js_commonjs``). ``export =``, CommonJS that is not, a module mixing
+CommonJS with ES exports, AMD ``define()``, a parse error where an export could
+hide, or a file that is not a module at all leave the set uncertain. A parse
+error inside a declaration's body (a type literal, a function body) hides no
+export: the declaration's name and export status are read before it
+(``_open_error``).
 """
 
 from __future__ import annotations
@@ -46,10 +48,17 @@ class ExportSet:
 
 
 def read_exports(
-    tree: Tree, language: str, declaration_file: bool = False, *, jsdoc: bool = True
+    tree: Tree,
+    language: str,
+    declaration_file: bool = False,
+    *,
+    jsdoc: bool = True,
+    commonjs: bool = True,
 ) -> ExportSet:
     """``declaration_file``: a ``.d.ts``, where declarations may be exported implicitly.
-    ``jsdoc=False`` leaves out JSDoc types, which exist only for TypeScript's ``checkJs``."""
+    ``jsdoc=False`` leaves out JSDoc types, which exist only for TypeScript's ``checkJs``.
+    ``commonjs=False`` never lists a CommonJS set (an installed package: its build may
+    differ from what the file shows)."""
     root = tree.root_node
     error = _open_error(root)
     if error is not None:
@@ -64,8 +73,16 @@ def read_exports(
         if node.type != "export_statement":
             continue
         uncertain = uncertain or _export(node, names, stars)
-    if uncertain is None and _commonjs(root, language):
+    system = _commonjs(root, language) if uncertain is None else None
+    if system == "amd" or (system == "commonjs" and (is_module or not commonjs)):
         uncertain = "it uses CommonJS or AMD exports"
+    elif system == "commonjs":
+        from tribunal.analyzers.hallucinated_symbol.js_commonjs import commonjs_exports
+
+        enumerated, why = commonjs_exports(root)
+        names.update(enumerated or ())
+        uncertain = None if enumerated is not None else f"its CommonJS exports: {why}"
+        is_module = True
     if uncertain is None and not is_module:
         uncertain = "it has no import or export: a script, or a module this reader cannot see"
     if jsdoc and language == "javascript" and b"@" in (root.text or b""):
@@ -244,18 +261,18 @@ def _clause_names(clause: Node) -> list[str]:
     return [n for n in out if n]
 
 
-def _commonjs(root: Node, language: str) -> bool:
+def _commonjs(root: Node, language: str) -> str | None:
+    """``amd`` for a ``define()`` call, ``commonjs`` for ``module.exports`` / ``exports``."""
+    found = None
     for node in js.captures(js.query(language, _COMMONJS), root).get("cjs", []):
         parent = node.parent
         if (
             node.type == "identifier"
             and parent is not None
-            and parent.type
-            in (
-                "import_specifier",
-                "export_specifier",
-            )
+            and parent.type in ("import_specifier", "export_specifier")
         ):
             continue
-        return True
-    return False
+        if node.type == "call_expression":
+            return "amd"
+        found = "commonjs"
+    return found

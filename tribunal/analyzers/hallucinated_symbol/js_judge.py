@@ -328,7 +328,8 @@ class ScriptSide:
         if parsed is None:
             return ExportSet(frozenset(), uncertain=f"{path} cannot be read")
         declaration = path.endswith((".d.ts", ".d.mts", ".d.cts"))
-        own = read_exports(parsed, language_of(path) or "javascript", declaration)
+        language = language_of(path) or "javascript"
+        own = read_exports(parsed, language, declaration, commonjs=tree is self.tree)
         names = set(own.names)
         uncertain = own.uncertain
         for star in own.stars:
