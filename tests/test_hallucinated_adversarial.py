@@ -34,7 +34,8 @@ GROWING = {
 
 @pytest.mark.parametrize("body", GROWING.values(), ids=GROWING.keys())
 def test_modules_that_add_their_own_names_are_uncertain(repo: GitRepo, body: str) -> None:
-    base = {"pkg/__init__.py": "", "pkg/_fill.py": "def fill(ns): ...\n", "pkg/m.py": body}
+    fill = "def fill(ns):\n    ns.update(load())\n"  # keys it cannot know
+    base = {"pkg/__init__.py": "", "pkg/_fill.py": fill, "pkg/m.py": body}
     assert outcome(repo, {**base, "a.py": ""}, {"a.py": "from pkg.m import x\n"}) == [U]
 
 
@@ -42,6 +43,20 @@ def test_reading_globals_adds_no_doubt(repo: GitRepo) -> None:
     body = "X = globals().get('X', 1)\nY = 'Y' in globals()\nZ = globals()['X']\n"
     base = {"pkg/__init__.py": "", "pkg/m.py": body, "a.py": ""}
     assert outcome(repo, base, {"a.py": "from pkg.m import X, Y, Z, W\n"}) == [C]
+
+
+def test_globals_handed_to_a_relatively_imported_literal_writer(repo: GitRepo) -> None:
+    fill = (
+        "def fill(ns, *, extra=None):\n    ns['A'] = 1\n    ns.update(B=2)\n    return 'A' in ns\n"
+    )
+    base = {
+        "pkg/__init__.py": "",
+        "pkg/_fill.py": fill,
+        "pkg/m.py": "from ._fill import fill\nfill(globals())\n",
+        "a.py": "",
+    }
+    assert outcome(repo, base, {"a.py": "from pkg.m import A, B\n"}) == []
+    assert outcome(repo, base, {"a.py": "from pkg.m import A, Missing\n"}) == [C]
 
 
 def test_getattr_reached_through_a_star_import_is_uncertain(repo: GitRepo) -> None:
@@ -325,6 +340,7 @@ BOUNDED = {
     """),
     "literal globals writes": "globals()['A'] = 1\nglobals().update(B=2, C=3)\n",
     "literal frame writes": "import sys\nsys._getframe(0).f_globals['A'] = 1\n",
+    "handed to a literal writer": "def _fill(ns):\n    ns['A'] = 1\n\n_fill(globals())\n",
 }
 
 
@@ -345,6 +361,7 @@ def test_run_time_names_the_code_bounds_leave_a_missing_name_certain(
         (BOUNDED["getattr elif chain"], "d"),
         (BOUNDED["literal globals writes"], "C"),
         (BOUNDED["literal frame writes"], "A"),
+        (BOUNDED["handed to a literal writer"], "A"),
     ],
 )
 def test_names_a_bounded_getattr_or_write_adds_are_defined(
@@ -373,6 +390,10 @@ OPEN = {
     """),
     "assigned": "import lazy_loader\n__getattr__, __dir__, _ = lazy_loader.attach(__name__)\n",
     "computed globals key": "for k in KEYS:\n    globals()[k] = 1\n",
+    "handed to a computed writer": "def _fill(ns):\n    ns[KEY] = 1\n\n_fill(globals())\n",
+    "handed on": "def _fill(ns):\n    other(ns)\n\n_fill(globals())\n",
+    "rebound callee": "def _fill(ns):\n    ns['A'] = 1\n\n_fill = load()\n_fill(globals())\n",
+    "method call": "class K:\n    def fill(self, ns): ...\n\nK().fill(globals())\n",
 }
 
 

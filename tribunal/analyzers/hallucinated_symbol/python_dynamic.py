@@ -13,7 +13,7 @@ exactly those names (``bounded_writes``).
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 #: What may be done with ``globals()`` without adding names to the module.
 _READ_ONLY = frozenset({"get", "keys", "items", "values", "copy", "__contains__", "__getitem__"})
@@ -22,12 +22,49 @@ _READ_ONLY = frozenset({"get", "keys", "items", "values", "copy", "__contains__"
 def bounded_writes(node: ast.AST, parents: Mapping[int, ast.AST], top: bool) -> list[str] | None:
     """The names ``node`` adds when it is a namespace use the code bounds: a read (none), or a
     write under literal keys; None when it is no such use (``dynamic_reason`` decides)."""
+    return _bounded(node, parents, lambda expr: _is_namespace(expr, top))
+
+
+def writes_through(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, param: str
+) -> list[str] | None:
+    """The literal keys ``function`` writes into its parameter ``param`` when every use of it
+    is bounded (a read or a literal-key write); None when one is not (or it is rebound)."""
+    parents = {id(c): n for n in ast.walk(function) for c in ast.iter_child_nodes(n)}
+
+    def is_param(expr: ast.expr) -> bool:
+        return isinstance(expr, ast.Name) and expr.id == param
+
+    out: list[str] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Global | ast.Nonlocal) and param in node.names:
+            return None
+        if not (isinstance(node, ast.Name) and node.id == param):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return None  # rebound or deleted: later uses are something else
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            written = (
+                _bounded(parent, parents, is_param) if isinstance(parent.ctx, ast.Store) else []
+            )
+        else:
+            written = _bounded(node, parents, is_param)
+        if written is None:
+            return None
+        out += written
+    return out
+
+
+def _bounded(
+    node: ast.AST, parents: Mapping[int, ast.AST], is_namespace: Callable[[ast.expr], bool]
+) -> list[str] | None:
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
-        if _is_namespace(node.value, top):
+        if is_namespace(node.value):
             key = _literal_key(node.slice)
             return [key] if key is not None else None
         return None
-    if not (isinstance(node, ast.expr) and _is_namespace(node, top)):
+    if not (isinstance(node, ast.expr) and is_namespace(node)):
         return None
     parent = parents.get(id(node))
     if isinstance(parent, ast.Subscript) and parent.value is node:

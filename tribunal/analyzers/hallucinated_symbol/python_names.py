@@ -23,6 +23,7 @@ from tribunal.analyzers.hallucinated_symbol.python_getattr import getattr_names
 from tribunal.lang.trees import python_tree
 
 if TYPE_CHECKING:
+    from tribunal.analyzers.hallucinated_symbol.python_handoff import CalleeReader
     from tribunal.analyzers.hallucinated_symbol.tree import FileTree
 
 #: Attributes every module has without defining them.
@@ -88,14 +89,40 @@ def own_names(tree: FileTree, path: str) -> ModuleNames:
     source = tree.read(path)
     if source is None:
         return ModuleNames(frozenset(), uncertain="it could not be read")
-    return names_of_tree(python_tree(source), source.text)
+    return names_of_tree(python_tree(source), source.text, _callee_reader(tree, path))
 
 
-def names_of_tree(tree: ast.Module | None, text: str) -> ModuleNames:
-    """The module-level names of a parsed module (None: it did not parse)."""
+def _callee_reader(tree: FileTree, path: str) -> CalleeReader:
+    """Functions of the modules ``path`` imports relatively, read from ``tree``."""
+
+    def read(level: int, module: str, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        directory = path.rpartition("/")[0]
+        for _ in range(level - 1):
+            directory = directory.rpartition("/")[0]
+        stem = "/".join(p for p in (directory, module.replace(".", "/")) if p)
+        for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
+            source = tree.read(candidate)
+            parsed = python_tree(source) if source is not None else None
+            if parsed is None:
+                continue
+            defs = [
+                s for s in parsed.body
+                if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == name
+            ]  # fmt: skip
+            return defs[0] if len(defs) == 1 else None
+        return None
+
+    return read
+
+
+def names_of_tree(
+    tree: ast.Module | None, text: str, callees: CalleeReader | None = None
+) -> ModuleNames:
+    """The module-level names of a parsed module (None: it did not parse). ``callees`` reads
+    the functions relative imports bind, for ``globals()`` handed to one (``python_handoff``)."""
     if tree is None:
         return ModuleNames(frozenset(), uncertain="it does not parse with this Python")
-    collector = _Collector()
+    collector = _Collector(tree, callees)
     collector.block(tree.body)
     if _DYNAMIC_HINT.search(text):
         collector.scan_dynamic(tree)
@@ -121,7 +148,9 @@ def names_of_tree(tree: ast.Module | None, text: str) -> ModuleNames:
 
 
 class _Collector:
-    def __init__(self) -> None:
+    def __init__(self, tree: ast.Module, callees: CalleeReader | None) -> None:
+        self.tree = tree
+        self.callees = callees
         self.names: set[str] = set()
         self.stars: list[StarImport] = []
         self.listed: set[str] | None = None
@@ -237,12 +266,28 @@ class _Collector:
             if isinstance(node, ast.Global):
                 self.names.update(node.names)
             written = bounded_writes(node, parents, id(node) in top)
+            if written is None:
+                written = self.handed(node, parents.get(id(node)))
             if written is not None:
                 self.written.update(written)
                 continue
             reason = dynamic_reason(node, parents.get(id(node)), id(node) in top)
             if reason is not None and self.uncertain is None:
                 self.uncertain = reason
+
+    def handed(self, node: ast.AST, parent: ast.AST | None) -> list[str] | None:
+        """``install(globals())`` where ``install`` only sets literal names (their names)."""
+        if not isinstance(parent, ast.Call) or not isinstance(node, ast.expr):
+            return None
+        if not (isinstance(node, ast.Call) and _is_globals(node)) or node is parent.func:
+            return None
+        from tribunal.analyzers.hallucinated_symbol.python_handoff import handed_names
+
+        return handed_names(parent, node, self.tree, self.callees)
+
+
+def _is_globals(node: ast.Call) -> bool:
+    return isinstance(node.func, ast.Name) and node.func.id == "globals" and not node.args
 
 
 def _walk_flat(stmt: ast.stmt) -> list[ast.AST]:
