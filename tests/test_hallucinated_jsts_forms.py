@@ -8,6 +8,8 @@ only where no interop can synthesize one (TS1192 territory).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.engine_helpers import Files, run_range, src
@@ -278,6 +280,22 @@ def test_a_missing_name_next_to_a_type_literal_the_grammar_rejects(repo: GitRepo
 
 
 # -- published packages: found by the sweep of npm packages ------------------------------
+
+
+def test_a_name_any_condition_of_an_exports_entry_has_exists(repo: GitRepo) -> None:
+    """primevue 5.0.2: ``./*`` maps ``types`` to ``index.d.ts`` and ``import`` to
+    ``index.mjs``; only the ``.mjs`` exports ``PrimeVueConfirmSymbol``."""
+    entry = {"types": "./*/index.d.ts", "import": "./*/index.mjs"}
+    base = {
+        "package.json": json.dumps({"name": "kit", "exports": {"./*": entry}}),
+        "use/index.d.ts": "export declare function use(): void;\n",
+        "use/index.mjs": "const Sym = Symbol();\nfunction use() {}\nexport { Sym, use };\n",
+        "svc/index.mjs": "",
+    }
+    ok = judged(repo, base, {"svc/index.mjs": "import { Sym, use } from 'kit/use';\n"})
+    assert ok == []
+    missing = judged(repo, base, {"svc/index.mjs": "import { Sim } from 'kit/use';\n"})
+    assert summary(missing) == [(C, 1, "'kit/use' has no export named 'Sim'")]
 
 
 def test_a_ts_specifier_in_a_declaration_file_names_its_declaration(repo: GitRepo) -> None:

@@ -130,6 +130,9 @@ class ScriptSide:
         if language_of(target.path) is None:
             return self._all_pass(imp)  # a non-code file: it exists, its names are the bundler's
         exports = self._with_twins(target.tree, target.path)
+        for other in target.alternates:  # the same entry under other conditions
+            more = self._with_twins(target.tree, other)
+            exports = ExportSet(exports.names | more.names, (), exports.uncertain or more.uncertain)
         for name in imp.names:
             outcomes.append(self._judge_name(imp, name, target, exports))
         if imp.default:

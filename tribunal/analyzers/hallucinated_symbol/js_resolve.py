@@ -56,6 +56,9 @@ class Resolved:
     in_repo: bool
     #: Why the file found may not be the one the project's tools resolve (``$lib``).
     doubt: str | None = None
+    #: Other files the same ``exports`` entry names under other conditions (``types`` ->
+    #: ``index.d.ts``, ``import`` -> ``index.mjs``): a name any of them has exists for someone.
+    alternates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,10 +141,10 @@ def _first(
     tree: FileTree, bases: list[str | None], in_repo: bool, how: str
 ) -> Resolved | Unresolved:
     tried = tuple(b for b in bases if b is not None)
-    for base in tried:
-        found = find_file(tree, base)
-        if found is not None:
-            return Resolved(tree, found, in_repo)
+    found = [f for f in (find_file(tree, base) for base in tried) if f is not None]
+    if found:
+        others = tuple(dict.fromkeys(f for f in found[1:] if f != found[0]))
+        return Resolved(tree, found[0], in_repo, alternates=others)
     return Unresolved(tried, how)
 
 
