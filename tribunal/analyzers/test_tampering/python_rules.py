@@ -11,7 +11,7 @@ instead (see ``elsewhere``).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from tribunal.analyzers.test_tampering.common import (
     Lazy,
@@ -30,7 +30,12 @@ from tribunal.analyzers.test_tampering.common import (
     without_line_numbers,
 )
 from tribunal.analyzers.test_tampering.python_swallow import swallowed
-from tribunal.analyzers.test_tampering.python_tautology import always_true, or_true, tautologies
+from tribunal.analyzers.test_tampering.python_tautology import (
+    Spot,
+    always_true,
+    or_true,
+    tautologies,
+)
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.python_asserts import scan_assertions
@@ -64,7 +69,6 @@ def judge_file(fc: FileChange, pairs: Sequence[Pair], elsewhere: Lazy) -> Iterat
     outside = Lazy(lambda: [*elsewhere.get(), *_new_asserting_tests(pairs)])
     for pair in judged_pairs(fc, pairs):
         yield from _tautologies(fc, pair)
-        yield from _or_true(fc, pair)
         yield from _assumed(fc, pair)
         yield from _raises_replaced(fc, pair)
         yield from _swallowed(fc, pair)
@@ -222,8 +226,22 @@ def _sites_text(sites: Sequence[tuple[int, str]]) -> str:
 
 
 def _tautologies(fc: FileChange, pair: Pair) -> Iterator[Finding]:
-    head = tautologies(pair.new.test.node)
-    base = [s.text for s in tautologies(pair.old.test.node)] if pair.old is not None else []
+    yield from _never_failing(fc, pair, tautologies, "checks only literals")
+    yield from _never_failing(
+        fc,
+        pair,
+        or_true,
+        "is true whatever its left side is: a truthy literal is `or`-ed in (the left side may "
+        "still raise, but the comparison is no longer checked)",
+    )
+
+
+def _never_failing(
+    fc: FileChange, pair: Pair, find: Callable[[FuncDef], list[Spot]], why: str
+) -> Iterator[Finding]:
+    """Assertions ``find`` reports in the head test that the base test did not have."""
+    head = find(pair.new.test.node)
+    base = [s.text for s in find(pair.old.test.node)] if pair.old is not None else []
     for i in unseen(fc, head, base):
         spot = head[i]
         tuple_note = (
@@ -238,25 +256,7 @@ def _tautologies(fc: FileChange, pair: Pair) -> Iterator[Finding]:
             spot.line,
             "this assertion can never fail",
             f"`{quoted(spot.text)}` in test `{pair.new.name}`, which this change added or "
-            f"edited, checks only literals: it passes whatever the code does.{tuple_note}",
-            "python",
-            spot.end,
-        )
-
-
-def _or_true(fc: FileChange, pair: Pair) -> Iterator[Finding]:
-    head = or_true(pair.new.test.node)
-    base = [s.text for s in or_true(pair.old.test.node)] if pair.old is not None else []
-    for i in unseen(fc, head, base):
-        spot = head[i]
-        yield make(
-            Verdict.CONTRADICTED,
-            fc.path,
-            spot.line,
-            "this assertion can never fail",
-            f"`{quoted(spot.text)}` in test `{pair.new.name}`, which this change added or "
-            "edited, is true whatever its left side is: a truthy literal is `or`-ed in. The "
-            "left side may still raise, but the comparison is no longer checked.",
+            f"edited, {why}: it passes whatever the code does.{tuple_note}",
             "python",
             spot.end,
         )
