@@ -143,3 +143,28 @@ def test_a_named_import_from_json_is_never_contradicted(repo: GitRepo) -> None:
     base = {"data.json": '{"a": 1}', "app.ts": ""}
     head = {"app.ts": "import { zzz } from './data.json' with { type: 'json' };\n"}
     assert run_range(repo, base, head, ID) == []
+
+
+EQUALS = "export = legacy;\n"
+LEGACY = "declare namespace legacy {\n  function parse(s: string): number;\n  const v: string;\n}\n"
+
+
+@pytest.mark.parametrize(
+    ("declaration", "importer", "expected"),
+    [
+        (LEGACY + "export = legacy;\n", "src/app.ts", "CONTRADICTED"),
+        (LEGACY + "export = legacy;\n", "src/app.js", "UNVERIFIED"),
+        ("declare function legacy(): void;\n" + LEGACY + EQUALS, "src/app.ts", "UNVERIFIED"),
+        ("declare class legacy { static parse(): void }\n" + EQUALS, "src/app.ts", "UNVERIFIED"),
+        (LEGACY + EQUALS + "export declare const extra: 1;\n", "src/app.ts", "UNVERIFIED"),
+    ],
+    ids=["ts-importer", "js-importer", "merged", "class-statics", "beside-other-exports"],
+)  # fmt: skip
+def test_export_equals_is_certain_only_for_an_expanded_namespace_and_a_ts_importer(
+    repo: GitRepo, declaration: str, importer: str, expected: str
+) -> None:
+    base = {"lib/legacy.d.ts": declaration, importer: ""}
+    head = {importer: "import { parse, nope } from '../lib/legacy';\n"}
+    found = run_range(repo, base, head, ID)
+    assert {f.verdict.name for f in found} == {expected}
+    assert all("'nope'" in f.title or expected == "UNVERIFIED" for f in found)

@@ -45,6 +45,9 @@ class ExportSet:
     names: frozenset[str]
     stars: tuple[str, ...] = ()
     uncertain: str | None = None
+    #: The names come from a ``.d.ts``'s ``export = Namespace``: certain for TypeScript
+    #: importers only (a JavaScript importer gets whatever the runtime module is).
+    typescript_only: bool = False
 
 
 def read_exports(
@@ -63,6 +66,10 @@ def read_exports(
     error = _open_error(root)
     if error is not None:
         return ExportSet(frozenset(), uncertain=error)
+    if declaration_file:
+        equals = export_equals(root)
+        if equals is not None:
+            return equals
     names: set[str] = set(implicit_exports(root) if declaration_file else ())
     stars: list[str] = []
     uncertain: str | None = None
@@ -98,6 +105,46 @@ _IDENTIFIER = re.compile(r"\s*([A-Za-z_$][\w$]*)")
 
 
 _EXPORT_WORD = re.compile(rb"\bexport\b")
+
+
+def export_equals(root: Node) -> ExportSet | None:
+    """``export = X`` in a ``.d.ts`` where ``X`` is one namespace declared once in the file,
+    beside no other export: its members, fully expanded, plus ``default`` (interop). None
+    when the file has no ``export =``; uncertain for anything else (a class's statics, an
+    interface, declaration merging, a re-export)."""
+    statements = [n for n in root.named_children if n.type != "comment"]
+    equals = [n for n in statements if n.type == "export_statement" and _has_equals(n)]
+    if not equals:
+        return None
+    uncertain = ExportSet(frozenset({"default"}), uncertain="it uses `export =`")
+    value = equals[0].named_children[-1] if equals[0].named_children else None
+    others = [n for n in statements if n.type == "export_statement" and n is not equals[0]]
+    if len(equals) > 1 or others or value is None or value.type != "identifier":
+        return uncertain
+    name = js.text(value)
+    bound = [n for n in statements if name in declared_names(n)]
+    if len(bound) != 1:
+        return uncertain  # merged declarations (a function and a namespace), or none
+    namespace = bound[0].named_children[0] if bound[0].type == "ambient_declaration" else bound[0]
+    body = namespace.child_by_field_name("body") if namespace.type == "internal_module" else None
+    if body is None or body.has_error:
+        return uncertain
+    members: set[str] = {"default"}
+    for member in body.named_children:
+        inner = (
+            member.child_by_field_name("declaration") if member.type == "export_statement" else None
+        )
+        members.update(declared_names(inner or member))
+        if member.type == "export_statement" and inner is None:
+            clause = [c for c in member.named_children if c.type == "export_clause"]
+            if not clause:
+                return uncertain
+            members.update(_clause_names(clause[0]))
+    return ExportSet(frozenset(members), typescript_only=True)
+
+
+def _has_equals(node: Node) -> bool:
+    return any(c.type == "=" for c in node.children)
 
 
 def _open_error(root: Node) -> str | None:

@@ -132,7 +132,13 @@ class ScriptSide:
         exports = self._with_twins(target.tree, target.path)
         for other in target.alternates:  # the same entry under other conditions
             more = self._with_twins(target.tree, other)
-            exports = ExportSet(exports.names | more.names, (), exports.uncertain or more.uncertain)
+            uncertain = exports.uncertain or more.uncertain
+            typescript_only = exports.typescript_only or more.typescript_only
+            exports = ExportSet(exports.names | more.names, (), uncertain, typescript_only)
+        typescript = language_of(importer) in ("typescript", "tsx")
+        if exports.typescript_only and not typescript:
+            why = "its `export =` names are certain only for TypeScript importers"
+            exports = ExportSet(exports.names, exports.stars, exports.uncertain or why)
         for name in imp.names:
             outcomes.append(self._judge_name(imp, name, target, exports))
         if imp.default:
@@ -172,12 +178,13 @@ class ScriptSide:
         twins = [t for t in twin_paths(path) if t != path and tree.is_file(t)]
         if not twins:
             return own
-        names, uncertain = set(own.names), own.uncertain
+        names, uncertain, typescript_only = set(own.names), own.uncertain, own.typescript_only
         for twin in twins:
             other = self.exports(tree, twin)
             names |= other.names
             uncertain = uncertain or other.uncertain
-        return ExportSet(frozenset(names), own.stars, uncertain)
+            typescript_only = typescript_only or other.typescript_only
+        return ExportSet(frozenset(names), own.stars, uncertain, typescript_only)
 
     def _judge_name(
         self, imp: JsImport, name: JsName, target: Resolved, exports: ExportSet
@@ -346,7 +353,9 @@ class ScriptSide:
             sub = self._with_twins(tree, target)  # ``./api.js`` is also ``./api.d.ts``
             names |= sub.names - {"default"}
             uncertain = uncertain or sub.uncertain
-        return ExportSet(frozenset(names), own.stars, uncertain)
+            if sub.typescript_only:
+                uncertain = uncertain or f"{star!r} uses `export =`, which `export *` skips"
+        return ExportSet(frozenset(names), own.stars, uncertain, own.typescript_only)
 
     def _component(self, tree: FileTree, path: str) -> ExportSet:
         from tribunal.analyzers.hallucinated_symbol.js_sfc import component_exports
