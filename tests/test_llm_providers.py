@@ -24,7 +24,7 @@ from tribunal.llm.errors import LLMError
 from tribunal.llm.openai_provider import OpenAIProvider, completions_url, parse_reply
 from tribunal.llm.providers import MemberSpec, Message, ProviderKind, chat, make_provider
 
-FAST = Limits(timeout=0.2, retries=2, backoff=0.01)
+FAST = Limits(timeout=1.0, retries=2, backoff=0.01)  # wide enough for a loaded machine
 SCHEMA = {"title": "Thing", "type": "object", "properties": {"a": {"type": "integer"}}}
 MESSAGES = [Message("system", "be brief"), Message("user", "hello")]
 
