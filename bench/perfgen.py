@@ -171,3 +171,28 @@ def bench_env(home: Path) -> dict[str, str]:
         "XDG_CACHE_HOME": str(home / ".cache"),
         "PYTHONPYCACHEPREFIX": str(home / "pycache"),
     }
+
+
+def ts_repo(repo: Path, env: Mapping[str, str], files: int = 300) -> None:
+    """A TS project of ``files`` files (two modules to each test) with one new test file staged.
+
+    The issue's small change: ``tribunal check --staged`` when an agent adds one
+    TS test file to a 300-file repository.
+    """
+    init(repo, env)
+    tree = {"package.json": _PACKAGE_JSON, "tsconfig.json": _TSCONFIG}
+    tree.update({f"app/src/helper{n}.ts": _TS_HELPER for n in range(5)})
+    for n in range(files - len(tree)):
+        if n % 3 == 2:
+            tree[f"app/test/comp_{n}.test.ts"] = ts_test(n)
+        else:
+            tree[f"app/src/comp_{n}.ts"] = ts_module(n)
+    write(repo, tree)
+    commit(repo, "initial", env)
+    write(repo, {"app/test/comp_1.test.ts": ts_test(1)})  # comp_1 has no test yet
+    git(repo, "add", "app/test/comp_1.test.ts", env=env)
+
+
+_PACKAGE_JSON = '{\n  "name": "app",\n  "private": true,\n  "devDependencies": {"jest": "^29.0.0"}\n}\n'
+_TSCONFIG = '{\n  "compilerOptions": {"strict": true, "module": "commonjs"},\n  "include": ["app"]\n}\n'
+_TS_HELPER = "export function helper(): number {\n  return 1;\n}\n"

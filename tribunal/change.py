@@ -1,7 +1,13 @@
 """The analyzed change: changed files plus read access to both sides.
 
 Every analyzer receives the same ``Change``; each file's base and head
-contents are read at most once per run (cached here) and shared.
+contents are read once and shared while they stay in the change's cache,
+which is bounded (``SOURCE_CACHE_BYTES``) so that a 20,000-file change never
+holds every file at once. A file read again after it left the cache is read
+again from git (cheap); what was parsed from it is kept by content in
+``tribunal.lang.trees``. Reading a changed file also fetches the next changed
+files of its language on that side in one batch: analyzers walk the change in
+order, and one round trip to git per file is what a big change would wait on.
 """
 
 from __future__ import annotations
@@ -16,10 +22,16 @@ from tribunal.config import Config
 from tribunal.diff.model import FileChange
 from tribunal.findings import RangeInfo
 from tribunal.gitcmd import BlobTooLarge, Git
+from tribunal.lru import BoundedCache
 from tribunal.paths import is_generated, language_of
 from tribunal.snapshot import Blob, Snapshot
 
 _BINARY_PROBE = 8000
+#: Estimated bytes of decoded sources a change keeps (contents, text, lines).
+SOURCE_CACHE_BYTES = 24 << 20
+SOURCE_CACHE_ENTRIES = 2048
+#: Changed files fetched together when one of them is read.
+PREFETCH = 32
 
 
 class Source:
@@ -76,6 +88,7 @@ class Change:
     __slots__ = (
         "__weakref__",  # lang.per_change memos hold a change weakly
         "_cache",
+        "_order",
         "base",
         "base_overrides",
         "claims",
@@ -115,7 +128,10 @@ class Change:
         self.claims = claims
         self.head_overrides = head_overrides
         self.base_overrides = base_overrides
-        self._cache: dict[tuple[str, str], Source | None] = {}
+        self._cache: BoundedCache[tuple[str, str], Source | None] = BoundedCache(
+            SOURCE_CACHE_ENTRIES, SOURCE_CACHE_BYTES
+        )
+        self._order: dict[str, tuple[list[str], dict[str, int]]] = {}
         self.skipped: dict[str, str] = {}
 
     @property
@@ -158,15 +174,47 @@ class Change:
     def _source(
         self, side: str, path: str, snap: Snapshot | None, overrides: Mapping[str, bytes]
     ) -> Source | None:
-        key = (side, path)
-        if key in self._cache:
-            return self._cache[key]
-        blob: Blob = overrides.get(path)
-        if blob is None and snap is not None:
-            blob = snap.read(path)
-        source = self._to_source(path, blob)
-        self._cache[key] = source
+        cached = self._cache.get((side, path))
+        if cached is not None:
+            return cached[0]
+        paths = self._batch(side, path)
+        blobs: list[Blob] = [overrides.get(p) for p in paths]
+        wanted = [i for i, blob in enumerate(blobs) if blob is None]
+        if snap is not None and wanted:
+            for i, blob in zip(wanted, snap.read_many([paths[i] for i in wanted]), strict=True):
+                blobs[i] = blob
+        source = self._to_source(path, blobs[0])
+        self._cache.put((side, path), source, _cost(source))
+        for other, blob in zip(paths[1:], blobs[1:], strict=True):
+            if isinstance(blob, bytes) and b"\0" not in blob[:_BINARY_PROBE]:
+                fetched = Source(other, blob)
+                self._cache.put((side, other), fetched, _cost(fetched))
         return source
+
+    def _batch(self, side: str, path: str) -> list[str]:
+        """``path`` and, when it is a changed file, the next ones of its language not cached."""
+        paths, where = self._changed_paths(side)
+        start = where.get(path)
+        if start is None:
+            return [path]
+        language = language_of(path)
+        ahead = paths[start + 1 : start + 1 + 4 * PREFETCH]
+        same = [p for p in ahead if language_of(p) == language and (side, p) not in self._cache]
+        return [path, *same[: PREFETCH - 1]]
+
+    def _changed_paths(self, side: str) -> tuple[list[str], dict[str, int]]:
+        """The side's changed paths in change order, and where each is in that list."""
+        order = self._order.get(side)
+        if order is None:
+            files = [fc for fc in self.files if fc.skip_reason is None]
+            files = [fc for fc in files if not self.is_generated(fc.path)]
+            if side == "head":
+                paths = [fc.path for fc in files if fc.has_head]
+            else:
+                paths = [fc.old_path for fc in files if fc.old_path is not None]
+            order = (paths, {p: i for i, p in enumerate(paths)})
+            self._order[side] = order
+        return order
 
     def _to_source(self, path: str, blob: Blob) -> Source | None:
         if blob is None:
@@ -178,3 +226,8 @@ class Change:
             self.skipped[path] = "binary file"
             return None
         return Source(path, blob)
+
+
+def _cost(source: Source | None) -> int:
+    """Estimated bytes once decoded: the bytes, the text, and the line list."""
+    return 256 if source is None else 4 * len(source.data) + 256

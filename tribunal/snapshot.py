@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from tribunal.gitcmd import Blob as Blob  # re-exported: what a snapshot's read returns
 from tribunal.gitcmd import BlobTooLarge, Git
 
 #: Files larger than this are skipped with a note rather than loaded.
 MAX_FILE_BYTES = 2 << 20
-
-Blob = bytes | BlobTooLarge | None
 
 
 class Snapshot(Protocol):
@@ -29,6 +28,10 @@ class Snapshot(Protocol):
     label: str
 
     def read(self, path: str) -> Blob: ...
+
+    def read_many(self, paths: Sequence[str]) -> list[Blob]:
+        """``read`` of each path; git-backed snapshots ask for them in one batch."""
+        ...
 
     def paths(self) -> frozenset[str]: ...
 
@@ -40,6 +43,9 @@ class EmptySnapshot:
 
     def read(self, path: str) -> Blob:
         return None
+
+    def read_many(self, paths: Sequence[str]) -> list[Blob]:
+        return [None] * len(paths)
 
     def paths(self) -> frozenset[str]:
         return frozenset()
@@ -70,6 +76,9 @@ class CommitSnapshot(_GitListed):
 
     def read(self, path: str) -> Blob:
         return self.git.read_blob(f"{self.rev}:{path}", MAX_FILE_BYTES)
+
+    def read_many(self, paths: Sequence[str]) -> list[Blob]:
+        return self.git.read_blobs([f"{self.rev}:{path}" for path in paths], MAX_FILE_BYTES)
 
     def paths(self) -> frozenset[str]:
         return self._list("ls-tree", "-r", "-z", "--name-only", "--full-tree", self.rev)
@@ -105,6 +114,9 @@ class IndexSnapshot(_GitListed):
     def read(self, path: str) -> Blob:
         return self.git.read_blob(f":{path}", MAX_FILE_BYTES)
 
+    def read_many(self, paths: Sequence[str]) -> list[Blob]:
+        return self.git.read_blobs([f":{path}" for path in paths], MAX_FILE_BYTES)
+
     def paths(self) -> frozenset[str]:
         return self._list("ls-files", "-z", "--cached", "--full-name")
 
@@ -120,6 +132,9 @@ class WorktreeSnapshot(_GitListed):
 
     def read(self, path: str) -> Blob:
         return read_file_safely(self.root, path, MAX_FILE_BYTES)
+
+    def read_many(self, paths: Sequence[str]) -> list[Blob]:
+        return [self.read(path) for path in paths]
 
     def paths(self) -> frozenset[str]:
         listed = self._list("ls-files", "-z", "--cached", "--others", "--exclude-standard")

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from tribunal.change import Change
 from tribunal.config import Config
+from tribunal.diff.linetable import LineTable
 from tribunal.diff.model import FileChange, Hunk, Status
 from tribunal.diff.parse import parse_diff
 from tribunal.errors import GitError, UsageError
@@ -204,8 +205,8 @@ def whole_file_added(path: str, blob: bytes | BlobTooLarge | None) -> FileChange
     text = blob.decode("utf-8", "surrogateescape").split("\n")
     if text[-1] == "":
         text.pop()
-    lines = {n: line.removesuffix("\r") for n, line in enumerate(text, 1)}
+    lines = LineTable({n: line.removesuffix("\r") for n, line in enumerate(text, 1)})
     hunks = (Hunk(0, 0, 1, len(lines)),) if lines else ()
     return FileChange(
-        path, None, Status.ADDED, hunks=hunks, added=frozenset(lines), added_text=lines
+        path, None, Status.ADDED, hunks=hunks, added=lines.numbers(), added_text=lines
     )

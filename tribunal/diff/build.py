@@ -7,6 +7,7 @@ delete-then-add pair that git prints for a type change (file <-> symlink).
 
 from __future__ import annotations
 
+from tribunal.diff.linetable import LineTable
 from tribunal.diff.model import FileChange, Hunk, Status
 from tribunal.diff.paths import strip_prefix
 
@@ -92,6 +93,7 @@ def to_change(sec: Section, max_bytes: int) -> FileChange | None:
     path = new_path or old_path
     if path is None:
         return None
+    added, removed = LineTable(sec.added), LineTable(sec.removed)
     return FileChange(
         path=path,
         old_path=old_path,
@@ -101,11 +103,11 @@ def to_change(sec: Section, max_bytes: int) -> FileChange | None:
         old_mode=sec.old_mode,
         new_mode=sec.new_mode,
         hunks=tuple(sec.hunks),
-        added=frozenset(sec.added),
-        removed=frozenset(sec.removed),
+        added=added.numbers(),
+        removed=removed.numbers(),
         removed_anchor=sec.anchors,
-        added_text=sec.added,
-        removed_text=sec.removed,
+        added_text=added,
+        removed_text=removed,
         context_map=sec.context,
         binary=sec.binary,
         skip_reason=_skip_reason(sec, max_bytes),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -52,8 +52,8 @@ class _FileChangeFields(NamedTuple):
     old_mode: str | None = None
     new_mode: str | None = None
     hunks: tuple[Hunk, ...] = ()
-    added: frozenset[int] = frozenset()
-    removed: frozenset[int] = frozenset()
+    added: Set[int] = frozenset()
+    removed: Set[int] = frozenset()
     removed_anchor: Mapping[int, int] = _EMPTY
     added_text: Mapping[int, str] = _EMPTY
     removed_text: Mapping[int, str] = _EMPTY
@@ -73,6 +73,8 @@ class FileChange(_FileChangeFields):
     submodule, over the size cap); such files carry no line sets.
     ``context_text`` holds the unchanged lines the diff showed (new-file numbers);
     git's own diffs are asked for without context, so it is usually empty.
+    The parser stores line sets and texts compactly (``tribunal.diff.linetable``):
+    they behave as frozensets and dicts, read-only.
 
     The fields live in a NamedTuple (compared and replaced as values,
     ``fc._replace(...)``); this subclass adds the methods and, having a

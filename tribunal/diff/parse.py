@@ -30,7 +30,7 @@ class DiffParser:
     def __init__(self, *, max_file_bytes: int, strip_prefixes: bool = True) -> None:
         self._max = max_file_bytes
         self._strip = strip_prefixes
-        self._sections: list[Section] = []
+        self._done: list[FileChange] = []
         self._current: Section | None = None
         self._after_hunk = False
         self._await_plus = False
@@ -66,13 +66,23 @@ class DiffParser:
 
     def _start(self, git_style: bool, header: bytes) -> None:
         self._close_header()
+        self._complete()
         text = header.rstrip(b"\r\n").decode("utf-8", "replace")
         self._current = Section(git_style=git_style, header_text=text)
-        self._sections.append(self._current)
+
+    def _complete(self) -> None:
+        """The current section as a FileChange: its line dicts go as soon as it is complete."""
+        sec = self._current
+        if sec is None:
+            return
+        change = to_change(sec, self._max)
+        if change is None:
+            raise InputError(f"malformed diff: cannot tell the file name from {sec.name!r}")
+        self._done.append(change)
+        self._current = None
 
     def _drop_plain_start(self) -> None:
         """A ``--- `` line not followed by ``+++ `` was prose (a mail, a note), not a file."""
-        self._sections.pop()
         self._current = None
 
     def _need_current(self) -> Section:
@@ -151,11 +161,8 @@ class DiffParser:
         if self._await_plus:
             self._drop_plain_start()
         self._close_header()
-        changes = [to_change(sec, self._max) for sec in self._sections]
-        for sec, change in zip(self._sections, changes, strict=True):
-            if change is None:
-                raise InputError(f"malformed diff: cannot tell the file name from {sec.name!r}")
-        return merge_type_changes([c for c in changes if c is not None])
+        self._complete()
+        return merge_type_changes(self._done)
 
 
 class _HunkReader:

@@ -5,26 +5,24 @@ line, while a comment about it sits above its decorators, and one decorator
 may span many lines (``@pytest.mark.parametrize(...)`` over a table of cases,
 ``@Component({...})`` in TypeScript), whose continuation lines look like any
 other code. Python is read with ``ast`` and JS/TS with tree-sitter, through
-``tribunal.lang.trees``, so each file is parsed at most once per run and only
+``tribunal.lang.trees``, so each file is parsed once for every analyzer and only
 when someone asks.
 """
 
 from __future__ import annotations
 
 import ast
-import weakref
 from typing import TYPE_CHECKING
 
 from tribunal.change import Source
-from tribunal.lang.trees import js_tree, python_tree
+from tribunal.lang.trees import js_derived, python_derived
 from tribunal.paths import is_js_family, language_of
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Node, Tree
 
 Spans = dict[int, frozenset[int]]
 
-_memo: weakref.WeakKeyDictionary[Source, Spans] = weakref.WeakKeyDictionary()
 _DECLARATIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 #: Nodes tree-sitter puts between a decorator and what it decorates.
 _BETWEEN = ("decorator", "comment")
@@ -32,19 +30,15 @@ _BETWEEN = ("decorator", "comment")
 
 def decorator_lines(source: Source) -> Spans:
     """Declaration line -> every line its decorators span; {} for a file that does not parse."""
-    if source not in _memo:
-        language = language_of(source.path)
-        if language == "python":
-            _memo[source] = _python(source)
-        elif language is not None and is_js_family(language):
-            _memo[source] = _script(source, language)
-        else:
-            _memo[source] = {}
-    return _memo[source]
+    language = language_of(source.path)
+    if language == "python":
+        return python_derived(source, "decorators", _python)
+    if language is not None and is_js_family(language):
+        return js_derived(source, language, "decorators", lambda tree: _script(tree, language))
+    return {}
 
 
-def _python(source: Source) -> Spans:
-    tree = python_tree(source)
+def _python(tree: ast.Module | None) -> Spans:
     if tree is None:
         return {}
     spans: Spans = {}
@@ -55,7 +49,7 @@ def _python(source: Source) -> Spans:
     return spans
 
 
-def _script(source: Source, language: str) -> Spans:
+def _script(tree: Tree, language: str) -> Spans:
     """Each decorator belongs to the next sibling that is not a decorator or a comment.
 
     tree-sitter hangs decorators on the class, the ``export`` statement or the
@@ -64,7 +58,7 @@ def _script(source: Source, language: str) -> Spans:
     """
     from tribunal.lang import js
 
-    root = js_tree(source, language).root_node
+    root = tree.root_node
     found = js.captures(js.query(language, "(decorator) @decorator"), root).get("decorator", [])
     spans: dict[int, set[int]] = {}
     for node in found:

@@ -12,6 +12,7 @@ unknown, so the helpers here make finding them cheap.
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 GRAMMARS = ("javascript", "typescript", "tsx")
 
 _BOM = b"\xef\xbb\xbf"
+#: A parser is not safe to share between threads; lenses may parse from several.
+_PARSING = threading.Lock()
 
 
 @cache
@@ -52,7 +55,8 @@ def parser(language: str) -> Parser:
 
 def parse(data: bytes, language: str) -> Tree:
     """Parse a file's bytes; a UTF-8 byte order mark is dropped (it does not move lines)."""
-    return parser(language).parse(data.removeprefix(_BOM))
+    with _PARSING:
+        return parser(language).parse(data.removeprefix(_BOM))
 
 
 @cache

@@ -10,13 +10,12 @@ Anonymous functions (callbacks) have no stable name and are not listed.
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.change import Source
 from tribunal.lang.js import captures, field, first_line, last_line, query, text
-from tribunal.lang.trees import js_tree
+from tribunal.lang.trees import js_derived
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -32,9 +31,6 @@ _PASS_THROUGH = frozenset({"export_statement", "ambient_declaration"})
 _OPAQUE = "(comment) @comment (string) @string (template_string) @verbatim (regex) @verbatim"
 _SPACE = re.compile(rb"\s+")
 _AROUND_PUNCTUATION = re.compile(rb" ?([^\w$ ]) ?")
-
-
-_MEMO: weakref.WeakKeyDictionary[Source, list[JsDecl]] = weakref.WeakKeyDictionary()
 
 
 class JsDecl(NamedTuple):
@@ -59,12 +55,8 @@ def js_decls(root: Node) -> Iterator[JsDecl]:
 
 
 def declarations(source: Source, language: str) -> list[JsDecl]:
-    """``js_decls`` of a file's tree, computed once per source and shared by analyzers."""
-    found = _MEMO.get(source)
-    if found is None:
-        found = list(js_decls(js_tree(source, language).root_node))
-        _MEMO[source] = found
-    return found
+    """``js_decls`` of a file's tree, computed once per tree and shared by analyzers."""
+    return js_derived(source, language, "js_decls", lambda tree: list(js_decls(tree.root_node)))
 
 
 def normalized(decl: JsDecl, language: str) -> str:

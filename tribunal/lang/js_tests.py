@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tribunal.lang import js
 from tribunal.lang.js_calls import FUNCTIONS, ApiCall, api_calls, hook_scope
 from tribunal.lang.js_module import ModuleIndex, index_module
+from tribunal.lang.trees import js_derived
 from tribunal.paths import is_js_family, language_of
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
+    from tree_sitter import Node, Tree
 
     from tribunal.change import Source
     from tribunal.lang.js_judge import Judgement
@@ -117,19 +117,13 @@ def parse_tests(data: bytes, language: str) -> tuple[ModuleIndex, list[JsTestCas
 
 
 def tests_of(source: Source, language: str) -> tuple[ModuleIndex, tuple[JsTestCase, ...]]:
-    """``parse_tests`` for a run's ``Source``, shared between analyzers of a small change.
-
-    The last few files are kept (keyed by content) so that the analyzers of
-    a pre-commit run parse each test file once; the bound keeps a large range
-    from holding every tree at once (a 200-line file's tree is ~200 KiB).
-    """
-    return _parsed(source.data, language)
+    """``parse_tests`` for a run's ``Source``, kept with its tree and shared by analyzers."""
+    return js_derived(source, language, "js_tests", lambda tree: _indexed(tree, language))
 
 
-@lru_cache(maxsize=16)
-def _parsed(data: bytes, language: str) -> tuple[ModuleIndex, tuple[JsTestCase, ...]]:
-    index, tests = parse_tests(data, language)
-    return index, tuple(tests)
+def _indexed(tree: Tree, language: str) -> tuple[ModuleIndex, tuple[JsTestCase, ...]]:
+    index = index_module(tree, language)
+    return index, tuple(discover_tests(index))
 
 
 def discover_tests(index: ModuleIndex) -> list[JsTestCase]:

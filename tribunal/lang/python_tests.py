@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import warnings
-import weakref
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
@@ -26,7 +25,7 @@ from tribunal.lang.python_scope import (
     function_marks,
     module_scope,
 )
-from tribunal.lang.trees import python_tree
+from tribunal.lang.trees import python_derived, python_tree
 
 __all__ = [
     "DEFAULT_NAMING",
@@ -87,26 +86,20 @@ class PyTests(NamedTuple):
     tests: tuple[PyTestCase, ...]
 
 
-_discovered: weakref.WeakKeyDictionary[Source, dict[PytestNaming, PyTests | None]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def tests_of(source: Source, naming: PytestNaming = DEFAULT_NAMING) -> PyTests | None:
-    """Parse, index and discover once per run for every analyzer; None when it does not parse.
+    """Parse, index and discover once per tree for every analyzer; None when it does not parse.
 
-    Remembered against the ``Source`` as its tree is (``tribunal.lang.trees``),
-    so it goes with the run's change. ``parsed`` says why a file does not parse.
+    Kept with the file's tree (``tribunal.lang.trees``), within the run's memory
+    bound. ``parsed`` says why a file does not parse.
     """
-    per_naming = _discovered.setdefault(source, {})
-    if naming not in per_naming:
-        tree = python_tree(source)
-        if tree is None:
-            per_naming[naming] = None
-        else:
-            index = ModuleIndex.build(tree)
-            per_naming[naming] = PyTests(index, tuple(discover_tests(index, naming)))
-    return per_naming[naming]
+    return python_derived(source, ("pytests", naming), lambda tree: _discover(tree, naming))
+
+
+def _discover(tree: ast.Module | None, naming: PytestNaming) -> PyTests | None:
+    if tree is None:
+        return None
+    index = ModuleIndex.build(tree)
+    return PyTests(index, tuple(discover_tests(index, naming)))
 
 
 class PyTestCase:
