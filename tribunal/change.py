@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from tribunal.config import Config
 from tribunal.diff.model import FileChange
@@ -29,7 +29,7 @@ from tribunal.snapshot import Blob, Snapshot
 _BINARY_PROBE = 8000
 #: Estimated bytes of decoded sources a change keeps (contents, text, lines).
 SOURCE_CACHE_BYTES = 24 << 20
-SOURCE_CACHE_ENTRIES = 2048
+SOURCE_CACHE_ENTRIES = 16384
 #: Changed files fetched together when one of them is read.
 PREFETCH = 32
 
@@ -44,10 +44,13 @@ class Source:
 
     path: Final[str]
     data: Final[bytes]
+    #: Where trees parsed from it are kept: its change's cache (``tribunal.lang.trees``).
+    trees: Final[BoundedCache[Any, Any] | None]
 
-    def __init__(self, path: str, data: bytes) -> None:
+    def __init__(self, path: str, data: bytes, trees: BoundedCache[Any, Any] | None = None) -> None:
         self.path = path
         self.data = data
+        self.trees = trees
 
     @cached_property
     def text(self) -> str:
@@ -88,7 +91,9 @@ class Change:
     __slots__ = (
         "__weakref__",  # lang.per_change memos hold a change weakly
         "_cache",
+        "_ids",
         "_order",
+        "_trees",
         "base",
         "base_overrides",
         "claims",
@@ -132,6 +137,8 @@ class Change:
             SOURCE_CACHE_ENTRIES, SOURCE_CACHE_BYTES
         )
         self._order: dict[str, tuple[list[str], dict[str, int]]] = {}
+        self._ids: dict[tuple[str, str], str] = {}
+        self._trees: BoundedCache[Any, Any] | None = None
         self.skipped: dict[str, str] = {}
 
     @property
@@ -181,13 +188,15 @@ class Change:
         blobs: list[Blob] = [overrides.get(p) for p in paths]
         wanted = [i for i, blob in enumerate(blobs) if blob is None]
         if snap is not None and wanted:
-            for i, blob in zip(wanted, snap.read_many([paths[i] for i in wanted]), strict=True):
+            ids = [self._ids.get((side, paths[i])) for i in wanted]
+            read = snap.read_many([paths[i] for i in wanted], ids)
+            for i, blob in zip(wanted, read, strict=True):
                 blobs[i] = blob
         source = self._to_source(path, blobs[0])
         self._cache.put((side, path), source, _cost(source))
         for other, blob in zip(paths[1:], blobs[1:], strict=True):
             if isinstance(blob, bytes) and b"\0" not in blob[:_BINARY_PROBE]:
-                fetched = Source(other, blob)
+                fetched = Source(other, blob, self.tree_cache())
                 self._cache.put((side, other), fetched, _cost(fetched))
         return source
 
@@ -209,9 +218,11 @@ class Change:
             files = [fc for fc in self.files if fc.skip_reason is None]
             files = [fc for fc in files if not self.is_generated(fc.path)]
             if side == "head":
-                paths = [fc.path for fc in files if fc.has_head]
+                named = [(fc.path, fc.new_blob) for fc in files if fc.has_head]
             else:
-                paths = [fc.old_path for fc in files if fc.old_path is not None]
+                named = [(fc.old_path, fc.old_blob) for fc in files if fc.old_path is not None]
+            paths = [path for path, _ in named]
+            self._ids.update(((side, path), oid) for path, oid in named if oid is not None)
             order = (paths, {p: i for i, p in enumerate(paths)})
             self._order[side] = order
         return order
@@ -225,7 +236,15 @@ class Change:
         if b"\0" in blob[:_BINARY_PROBE]:
             self.skipped[path] = "binary file"
             return None
-        return Source(path, blob)
+        return Source(path, blob, self.tree_cache())
+
+    def tree_cache(self) -> BoundedCache[Any, Any]:
+        """The change's parsed trees, bounded, shared by every analyzer and lens of the run."""
+        if self._trees is None:
+            from tribunal.lang.trees import new_cache
+
+            self._trees = new_cache()
+        return self._trees
 
 
 def _cost(source: Source | None) -> int:

@@ -29,8 +29,12 @@ class Snapshot(Protocol):
 
     def read(self, path: str) -> Blob: ...
 
-    def read_many(self, paths: Sequence[str]) -> list[Blob]:
-        """``read`` of each path; git-backed snapshots ask for them in one batch."""
+    def read_many(self, paths: Sequence[str], ids: Sequence[str | None]) -> list[Blob]:
+        """``read`` of each path, in one batch where git serves them.
+
+        ``ids[i]``, when not None, is the blob git's own diff named for
+        ``paths[i]`` on this side: read by id, git skips walking the trees.
+        """
         ...
 
     def paths(self) -> frozenset[str]: ...
@@ -44,7 +48,7 @@ class EmptySnapshot:
     def read(self, path: str) -> Blob:
         return None
 
-    def read_many(self, paths: Sequence[str]) -> list[Blob]:
+    def read_many(self, paths: Sequence[str], ids: Sequence[str | None]) -> list[Blob]:
         return [None] * len(paths)
 
     def paths(self) -> frozenset[str]:
@@ -77,8 +81,9 @@ class CommitSnapshot(_GitListed):
     def read(self, path: str) -> Blob:
         return self.git.read_blob(f"{self.rev}:{path}", MAX_FILE_BYTES)
 
-    def read_many(self, paths: Sequence[str]) -> list[Blob]:
-        return self.git.read_blobs([f"{self.rev}:{path}" for path in paths], MAX_FILE_BYTES)
+    def read_many(self, paths: Sequence[str], ids: Sequence[str | None]) -> list[Blob]:
+        specs = [i or f"{self.rev}:{p}" for p, i in zip(paths, ids, strict=True)]
+        return self.git.read_blobs(specs, MAX_FILE_BYTES)
 
     def paths(self) -> frozenset[str]:
         return self._list("ls-tree", "-r", "-z", "--name-only", "--full-tree", self.rev)
@@ -114,8 +119,9 @@ class IndexSnapshot(_GitListed):
     def read(self, path: str) -> Blob:
         return self.git.read_blob(f":{path}", MAX_FILE_BYTES)
 
-    def read_many(self, paths: Sequence[str]) -> list[Blob]:
-        return self.git.read_blobs([f":{path}" for path in paths], MAX_FILE_BYTES)
+    def read_many(self, paths: Sequence[str], ids: Sequence[str | None]) -> list[Blob]:
+        specs = [i or f":{p}" for p, i in zip(paths, ids, strict=True)]
+        return self.git.read_blobs(specs, MAX_FILE_BYTES)
 
     def paths(self) -> frozenset[str]:
         return self._list("ls-files", "-z", "--cached", "--full-name")
@@ -133,8 +139,8 @@ class WorktreeSnapshot(_GitListed):
     def read(self, path: str) -> Blob:
         return read_file_safely(self.root, path, MAX_FILE_BYTES)
 
-    def read_many(self, paths: Sequence[str]) -> list[Blob]:
-        return [self.read(path) for path in paths]
+    def read_many(self, paths: Sequence[str], ids: Sequence[str | None]) -> list[Blob]:
+        return [self.read(path) for path in paths]  # the file on disk, whatever git last saw
 
     def paths(self) -> frozenset[str]:
         listed = self._list("ls-files", "-z", "--cached", "--others", "--exclude-standard")

@@ -116,6 +116,14 @@ class FileChange(_FileChangeFields):
             return _any_between(self._removed_sorted, old_span[0], old_span[1])
         return _any_between(self._anchors_sorted, new_start - 1, new_end)
 
+    def adds_within(self, new_start: int, new_end: int) -> bool:
+        """Whether the diff adds a line in ``[new_start, new_end]`` (head numbers)."""
+        return _any_between(self._added_sorted, new_start, new_end)
+
+    def deletes_within(self, new_start: int, new_end: int) -> bool:
+        """Whether a deletion sits after a head line in ``[new_start, new_end]``."""
+        return _any_between(self._anchors_sorted, new_start, new_end)
+
     def removed_in_old_span(self, old_start: int, old_end: int) -> list[int]:
         """Old-file numbers of removed lines inside ``[old_start, old_end]``, ascending."""
         lines = self._removed_sorted

@@ -2,16 +2,20 @@
 
 A tree costs forty to sixty times its file's bytes (a 1 KiB module: ~50 KiB of
 ``ast`` nodes, ~35 KiB of tree-sitter tree), so a run must not keep every tree
-it parses: a 20,000-file commit would hold gigabytes. Trees live in one
-least-recently-used cache for the process (``tribunal.lru``), bounded by an
-estimate of their bytes and by a count, and keyed by content and language: the
-claims verifiers, risky-diff-no-test, comment-code-drift and the rest parse each
-side of a file once between them while it stays in the cache, a file whose
-base and head are equal (a rename) is parsed once, and a file read again after
-its ``Source`` was dropped finds its tree still there. What analyzers compute
-from a tree and want to share (``derived``: test lists, declarations, decorator
-spans) is kept in the same entry and goes with it, so nothing that points into
-a tree outlives the bound. Parsers themselves come from ``tribunal.lang.js``.
+it parses: a 20,000-file commit would hold gigabytes. A change's trees live in
+one cache of its own (``Change.tree_cache``, a ``tribunal.lru.BoundedCache``),
+bounded by an estimate of their bytes and by a count, shared by every analyzer
+and every lens of the run from any thread, and keyed by language and content:
+the analyzers parse each side of a file once between them while it stays in the
+cache, a file whose base and head are equal (a rename) is parsed once, and a
+file read again after the change dropped its ``Source`` finds its tree still
+there. The first trees of a run stay for the whole run (the next analyzer walks
+the same files); the rest of the bound is least-recently-used. What analyzers
+compute from a tree and share (``python_derived``/``js_derived``: test lists,
+declarations, decorator spans) is kept in the same entry and goes with it, so
+nothing that points into a tree outlives the bound. A ``Source`` made outside
+a change (a package's file read from disk) uses one bounded cache for the
+process. Parsers themselves come from ``tribunal.lang.js``.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ CACHE_ENV = "TRIBUNAL_TREE_CACHE_MIB"
 DEFAULT_MIB = 64
 #: At most this many trees, whatever their size.
 MAX_TREES = 4096
-#: Bytes of tree per byte of source, measured on real files (see the module docstring).
+#: Bytes of tree per byte of source, measured (``ast``: ~53, tree-sitter: ~40).
 _PYTHON_FACTOR = 56
 _JS_FACTOR = 40
 
@@ -57,22 +61,35 @@ def _budget_mib() -> int:
     return int(value) if value.isdigit() and int(value) > 0 else DEFAULT_MIB
 
 
-_cache: BoundedCache[tuple[str, bytes], _Parsed] = BoundedCache(MAX_TREES, _budget_mib() << 20)
+class _Bounds:
+    """What ``configure`` set: the bounds of caches made from now on."""
+
+    max_trees = MAX_TREES
+    max_mib: int | None = None
+
+
+#: A share of the bound that the first trees of a run keep (``tribunal.lru``).
+PROTECTED_SHARE = 0.75
+
+
+def new_cache() -> BoundedCache[tuple[str, bytes], _Parsed]:
+    """A cache for one run's trees (``Change.tree_cache``), within the configured bound."""
+    mib = _Bounds.max_mib if _Bounds.max_mib is not None else _budget_mib()
+    return BoundedCache(_Bounds.max_trees, mib << 20, PROTECTED_SHARE)
+
+
+#: Trees of sources made outside a change (a package's file read from disk).
+_orphans = new_cache()
 
 
 def python_tree(source: Source) -> ast.Module | None:
     """The module's AST, or None when it does not parse (never raises for bad code)."""
-    return cast("ast.Module | None", _entry(source.data, "python", source.path).tree)
+    return cast("ast.Module | None", _entry(source, "python").tree)
 
 
 def js_tree(source: Source, language: str) -> Tree:
     """The tree-sitter tree of a JS/TS file in ``language`` (always a tree; check ERRORs)."""
-    return js_tree_of(source.data, language)
-
-
-def js_tree_of(data: bytes, language: str) -> Tree:
-    """``js_tree`` for bytes that have no ``Source`` (the same cache entry)."""
-    return cast("Tree", _entry(data, language, "").tree)
+    return cast("Tree", _entry(source, language).tree)
 
 
 def python_derived(source: Source, name: Hashable, compute: Callable[[ast.Module | None], T]) -> T:
@@ -81,33 +98,37 @@ def python_derived(source: Source, name: Hashable, compute: Callable[[ast.Module
     ``compute`` may read only the tree and the name: the entry is shared by
     every file with the same content, whatever its path.
     """
-    entry = _entry(source.data, "python", source.path)
+    entry = _entry(source, "python")
     return _derived(entry, name, lambda: compute(cast("ast.Module | None", entry.tree)))
 
 
 def js_derived(source: Source, language: str, name: Hashable, compute: Callable[[Tree], T]) -> T:
     """``compute(tree)`` for a JS/TS file, kept with its tree under ``name``."""
-    entry = _entry(source.data, language, "")
+    entry = _entry(source, language)
     return _derived(entry, name, lambda: compute(cast("Tree", entry.tree)))
 
 
 def configure(max_trees: int = MAX_TREES, max_mib: int | None = None) -> None:
-    """Set the bound (tests, and ``$TRIBUNAL_TREE_CACHE_MIB`` at start-up)."""
-    _cache.resize(max_trees, (max_mib if max_mib is not None else _budget_mib()) << 20)
+    """Bound the caches made from now on (``max_mib`` None: ``$TRIBUNAL_TREE_CACHE_MIB``)."""
+    _Bounds.max_trees, _Bounds.max_mib = max_trees, max_mib
+    mib = max_mib if max_mib is not None else _budget_mib()
+    _orphans.resize(max_trees, mib << 20)
 
 
-def forget() -> None:
-    """Drop every tree (a run over; tests that count what is alive)."""
-    _cache.clear()
+def stats(source: Source | None = None) -> CacheStats:
+    """The cache ``source``'s trees go in (its change's), or the one for other sources."""
+    return _cache_of(source).stats()
 
 
-def stats() -> CacheStats:
-    return _cache.stats()
+def _cache_of(source: Source | None) -> BoundedCache[tuple[str, bytes], _Parsed]:
+    trees = source.trees if source is not None else None
+    return trees if trees is not None else _orphans
 
 
-def _entry(data: bytes, language: str, path: str) -> _Parsed:
-    return _cache.get_or_make(
-        (language, data), lambda: _parse(data, language, path), lambda e: e.cost
+def _entry(source: Source, language: str) -> _Parsed:
+    data = source.data
+    return _cache_of(source).get_or_make(
+        (language, data), lambda: _parse(data, language, source.path), lambda e: e.cost
     )
 
 

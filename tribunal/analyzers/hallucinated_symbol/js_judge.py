@@ -15,6 +15,7 @@ script and its declaration file (``y.js`` + ``y.d.ts``) are one module.
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
@@ -71,7 +72,8 @@ class ScriptSide:
         self.resolver = ScriptResolver(self.tree, self.packages, self.configs)
         self.ambient = AmbientModules(run)
         self._exports: dict[tuple[int, str], ExportSet] = {}
-        self._parsed: dict[tuple[int, str], Tree | None] = {}
+        self._folded: dict[str, list[tuple[str, str]]] = {}
+        self._suggested: dict[tuple[str, str], str] = {}
 
     def _find_package(self, name: str, directory: str) -> tuple[FileTree, str] | None:
         return self.packages.find(name, directory)
@@ -267,18 +269,21 @@ class ScriptSide:
             directory = parent_dir(directory)
 
     def _file_suggestion(self, missing: Unresolved) -> str:
+        """A close name in the directory; once per directory and name (one import of many)."""
         if not missing.tried:
             return ""
         base = missing.tried[0]
-        name = base.rpartition("/")[2]
-        stems = {e.split(".", 1)[0] for e in self.tree.children(parent_dir(base))}
-        return suggestion(name.split(".", 1)[0], stems)
+        key = (parent_dir(base), base.rpartition("/")[2].split(".", 1)[0])
+        if key not in self._suggested:
+            stems = {e.split(".", 1)[0] for e in self.tree.children(key[0])}
+            self._suggested[key] = suggestion(key[1], stems)
+        return self._suggested[key]
 
     def _missing_doubt(self, tried: tuple[str, ...]) -> str | None:
         """Why a file the tree lacks may still be there when the code is built."""
         for base in tried:
             directory, _, name = base.rpartition("/")
-            for entry in sorted(self.tree.children(directory)):
+            for entry in self._name_variants(directory, name):
                 reason = _sibling_doubt(name, entry)
                 if reason:
                     return f"{join(directory, entry)} {reason}"
@@ -292,6 +297,24 @@ class ScriptSide:
                 return f"{join(base, 'package.json')} points its entry at a file the build makes"
         probes = [b + ext for b in tried for ext in ("", ".js", ".ts", "/index.js", "/index.ts")]
         return self.run.ignore.doubt(probes)
+
+    def _name_variants(self, directory: str, name: str) -> list[str]:
+        """Entries of ``directory`` that begin with ``name`` in any case, sorted.
+
+        Only those can be a sibling ``_sibling_doubt`` names; found by bisection
+        so that a thousand missing imports in a large directory stay linear.
+        """
+        folded = self._folded.get(directory)
+        if folded is None:
+            folded = sorted((entry.lower(), entry) for entry in self.tree.children(directory))
+            self._folded[directory] = folded
+        prefix = name.lower()
+        found = []
+        for lowered, entry in folded[bisect.bisect_left(folded, (prefix, "")) :]:
+            if not lowered.startswith(prefix):
+                break
+            found.append(entry)
+        return sorted(found)
 
     def _through_file(self, base: str) -> bool:
         parts = base.split("/")
@@ -373,15 +396,13 @@ class ScriptSide:
         return find_file(tree, base) if base is not None else None
 
     def _parse(self, tree: FileTree, path: str) -> Tree | None:
-        key = (id(tree), path)
-        if key not in self._parsed:
-            language = language_of(path)
-            text = tree.text(path) if tree is not self.tree else None
-            source = self.tree.read(path) if tree is self.tree else None
-            if source is None and text is not None:
-                source = Source(path, text.encode("utf-8"))
-            self._parsed[key] = _parse(source, language) if source and language else None
-        return self._parsed[key]
+        """The file's tree (from the run's bounded cache; only export sets are kept here)."""
+        language = language_of(path)
+        text = tree.text(path) if tree is not self.tree else None
+        source = self.tree.read(path) if tree is self.tree else None
+        if source is None and text is not None:
+            source = Source(path, text.encode("utf-8"))
+        return _parse(source, language) if source and language else None
 
     def _all_pass(self, imp: JsImport) -> list[Outcome]:
         keys = [imp.specifier, *(f"{imp.specifier}:{n.name}" for n in imp.names)]

@@ -71,6 +71,4 @@ def statement_touched(fc: FileChange, start: int, end: int) -> bool:
     Stricter than ``FileChange.touches`` at the edges: a line edited right
     below an import is not the import.
     """
-    if any(start <= line <= end for line in fc.added):
-        return True
-    return any(start <= anchor < end for anchor in fc.removed_anchor.values())
+    return fc.adds_within(start, end) or fc.deletes_within(start, end - 1)
