@@ -178,6 +178,21 @@ class Change:
     def read_base(self, path: str) -> Source | None:
         return self._source("base", path, self.base, self.base_overrides)
 
+    def prefetch_head(self, paths: Sequence[str]) -> None:
+        """Read ``paths`` of the head tree in one batch, so that ``read_head`` finds them.
+
+        For lookups that probe many names (a config file under any of its
+        forty names, in every directory up to the root): one round trip to git
+        instead of one per name.
+        """
+        wanted = [p for p in dict.fromkeys(paths) if ("head", p) not in self._cache]
+        if self.head is None or not wanted:
+            return
+        blobs = self.head.read_many(wanted, [self._ids.get(("head", p)) for p in wanted])
+        for path, blob in zip(wanted, blobs, strict=True):
+            if path not in self.head_overrides:
+                self._keep_fetched("head", path, blob)
+
     def _source(
         self, side: str, path: str, snap: Snapshot | None, overrides: Mapping[str, bytes]
     ) -> Source | None:
@@ -195,10 +210,16 @@ class Change:
         source = self._to_source(path, blobs[0])
         self._cache.put((side, path), source, _cost(source))
         for other, blob in zip(paths[1:], blobs[1:], strict=True):
-            if isinstance(blob, bytes) and b"\0" not in blob[:_BINARY_PROBE]:
-                fetched = Source(other, blob, self.tree_cache())
-                self._cache.put((side, other), fetched, _cost(fetched))
+            self._keep_fetched(side, other, blob)
         return source
+
+    def _keep_fetched(self, side: str, path: str, blob: Blob) -> None:
+        """A file read before anyone asked: kept if absent or text (skips are noted on demand)."""
+        if blob is None:
+            self._cache.put((side, path), None, _cost(None))
+        elif isinstance(blob, bytes) and b"\0" not in blob[:_BINARY_PROBE]:
+            source = Source(path, blob, self.tree_cache())
+            self._cache.put((side, path), source, _cost(source))
 
     def _batch(self, side: str, path: str) -> list[str]:
         """``path`` and, when it is a changed file, the next ones of its language not cached."""

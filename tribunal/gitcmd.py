@@ -15,7 +15,7 @@ import subprocess
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from tribunal.errors import GitError
 
@@ -171,6 +171,20 @@ class Git:
                 out.update(zip(chunk, blobs, strict=True))
         return [out[i] for i in range(len(specs))]
 
+    def read_tree(self, spec: str) -> list[TreeEntry] | None:
+        """The entries of the tree ``spec`` names (``rev:dir``), or None if it names none.
+
+        Read through the running batch reader: listing a directory costs one
+        round trip, not a ``git ls-tree`` process.
+        """
+        if "\n" in spec:
+            return None
+        with self._reader_lock:
+            if self._reader is None:
+                self._reader = _BatchReader(self)
+            oid, found = self._reader.read_named([spec], _MAX_TREE, b"tree")[0]
+        return _tree_entries(found, len(oid) // 2) if isinstance(found, bytes) else None
+
     def _read_blob_slow(self, spec: str, limit: int) -> Blob:
         size_text = self.text("cat-file", "-s", spec, ok_codes=(0, 128))
         if not size_text.isdigit():
@@ -207,31 +221,40 @@ class _BatchReader:
             stderr=subprocess.DEVNULL,
         )
 
-    def read(self, specs: Sequence[str], limit: int) -> list[Blob]:
-        """Write every request, then read every answer (``specs`` is one small batch)."""
+    def read(self, specs: Sequence[str], limit: int, kind: bytes = b"blob") -> list[Blob]:
+        """Write every request, then read every answer (``specs`` is one small batch).
+
+        An object of another ``kind`` than asked for reads as None, like a missing one.
+        """
+        return [data for _, data in self.read_named(specs, limit, kind)]
+
+    def read_named(
+        self, specs: Sequence[str], limit: int, kind: bytes
+    ) -> list[tuple[bytes, Blob]]:
+        """``read``, each answer with the object id git resolved the spec to."""
         stdin, stdout = self._pipes()
         stdin.write(b"".join(spec.encode("utf-8", "surrogateescape") + b"\n" for spec in specs))
         stdin.flush()
-        return [self._answer(stdout, spec, limit) for spec in specs]
+        return [self._answer(stdout, spec, limit, kind) for spec in specs]
 
     @staticmethod
-    def _answer(stdout: IO[bytes], spec: str, limit: int) -> Blob:
+    def _answer(stdout: IO[bytes], spec: str, limit: int, kind: bytes) -> tuple[bytes, Blob]:
         header = stdout.readline()
         if not header:
             raise GitError(f"git cat-file --batch stopped while reading {spec!r}")
         parts = header.split()
         if len(parts) != 3:
-            return None  # "<spec> missing" or "<spec> ambiguous"
+            return b"", None  # "<spec> missing" or "<spec> ambiguous"
         size = int(parts[2])
-        if parts[1] != b"blob":
+        if parts[1] != kind:
             _discard(stdout, size + 1)
-            return None
+            return parts[0], None
         if size > limit:
             _discard(stdout, size + 1)
-            return BlobTooLarge(size)
+            return parts[0], BlobTooLarge(size)
         data = stdout.read(size)
         stdout.read(1)
-        return data
+        return parts[0], data
 
     def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
         assert self._proc.stdin is not None and self._proc.stdout is not None
@@ -271,6 +294,34 @@ class _Drain:
         self._thread.join()
         self._stream.close()
         return bytes(self._kept)
+
+
+class TreeEntry(NamedTuple):
+    """One entry of a tree object: its mode as git writes it (``40000`` for a tree) and name."""
+
+    mode: bytes
+    name: str
+
+    @property
+    def is_tree(self) -> bool:
+        return self.mode == b"40000"
+
+
+#: A tree object larger than this (a directory of some 100,000 entries) is not listed.
+_MAX_TREE = 16 << 20
+
+
+def _tree_entries(data: bytes, id_size: int) -> list[TreeEntry]:
+    """Parse a raw tree object: ``<mode> <name>\\0<raw id of id_size bytes>`` repeated."""
+    entries = []
+    at = 0
+    while at < len(data):
+        space = data.index(b" ", at)
+        nul = data.index(b"\0", space)
+        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+        entries.append(TreeEntry(data[at:space], name))
+        at = nul + 1 + id_size
+    return entries
 
 
 def _chunks(indexes: list[int], specs: Sequence[str]) -> Iterator[list[int]]:

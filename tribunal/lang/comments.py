@@ -49,7 +49,7 @@ def js_comments(source: Source, language: str) -> list[CommentLine]:
     from tribunal.lang import js
 
     tree = js_tree(source, language)
-    found = js.captures(js.query(language, "(comment) @c"), tree.root_node).get("c", [])
+    found = js.find(language, "(comment) @c", tree.root_node).get("c", [])
     out = []
     for node in found:
         first = js.first_line(node)

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query, Tree
 
+    from tribunal.lang.js_match import Pattern
+
 #: The grammars tree-sitter provides, named as ``tribunal.paths.language_of`` names them.
 GRAMMARS = ("javascript", "typescript", "tsx")
 
@@ -64,7 +66,42 @@ def query(language: str, source: str) -> Query:
     """A compiled query, cached per grammar: compiling costs far more than running."""
     from tree_sitter import Query
 
+    _compiled.add((language, source))
     return Query(grammar(language), source)
+
+
+_compiled: set[tuple[str, str]] = set()
+
+
+def find(language: str, source: str, node: Node) -> dict[str, list[Node]]:
+    """``captures(query(language, source), node)``, by a walk in Python while that is cheaper.
+
+    A small run (one test file added) pays milliseconds to compile each query
+    and microseconds to run it; a walk of a few hundred nodes costs less than
+    the compiling (``tribunal.lang.js_match``). Once a query has walked its
+    budget of nodes, or when it uses syntax the walk does not answer, it is
+    compiled and run in C from then on. Both give the same captures, in
+    source order.
+    """
+    key = (language, source)
+    patterns = _walkable(language, source)
+    if patterns is not None and key not in _compiled:
+        from tribunal.lang import js_match
+
+        if js_match.BUDGET.spend(key, node.descendant_count):
+            return js_match.matches(patterns, node)
+    return captures(query(language, source), node)
+
+
+@cache
+def _walkable(language: str, source: str) -> tuple[Pattern, ...] | None:
+    """The query's patterns when the walk answers them on this grammar (known names only)."""
+    from tribunal.lang.js_match import names_known, parse_patterns
+
+    patterns = parse_patterns(source)
+    if patterns is None or not names_known(patterns, grammar(language)):
+        return None
+    return patterns
 
 
 def captures(q: Query, node: Node) -> dict[str, list[Node]]:

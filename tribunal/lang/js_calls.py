@@ -9,8 +9,7 @@ call is something else (``test.step``, ``it.next()``), so it is not a test.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.lang import js
 
@@ -37,8 +36,7 @@ _FOCUSED_NAMES = frozenset({"fit", "fdescribe"})
 Modifier = tuple[str, "Node | None"]  # (name, the call's arguments when it was called)
 
 
-@dataclass(frozen=True)
-class ApiCall:
+class ApiCall(NamedTuple):
     """A call of the test API, classified."""
 
     node: Node

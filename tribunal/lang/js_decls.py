@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.change import Source
-from tribunal.lang.js import captures, field, first_line, last_line, query, text
+from tribunal.lang.js import field, find, first_line, last_line, text
 from tribunal.lang.trees import js_derived
 
 if TYPE_CHECKING:
@@ -87,15 +87,15 @@ def code_text(
     """A node's code in a canonical form: comments dropped, layout and quote style ignored.
 
     ``f(a,b)`` and ``f( a, b ) // note`` read the same; ``'x'`` and ``"x"`` too.
-    Comments and strings are found by one query in C; the rest is byte slicing.
-    With ``renames``, identifiers so named inside ``within`` are written under
-    their new name.
+    Comments and strings are found by one query (``js.find``); the rest is byte
+    slicing. With ``renames``, identifiers so named inside ``within`` are
+    written under their new name.
     """
     raw = node.text or b""
     base = node.start_byte
-    found = dict(captures(query(language, _OPAQUE), node))
+    found = find(language, _OPAQUE, node)
     if renames and within is not None:
-        found["rename"] = captures(query(language, "(identifier) @i"), within).get("i", [])
+        found["rename"] = find(language, "(identifier) @i", within).get("i", [])
     spans = sorted((n.start_byte, n.end_byte, kind) for kind, nodes in found.items() for n in nodes)
     pieces: list[bytes] = []
     at = base

@@ -9,9 +9,9 @@ require('chai')`` is read the same way as an import.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tribunal.lang import js
 
@@ -68,13 +68,15 @@ TEST_API = {
 }
 
 
-@dataclass(frozen=True)
-class Imports:
+_NONE: Mapping[str, Any] = MappingProxyType({})
+
+
+class Imports(NamedTuple):
     """Local names bound by imports, sorted by what they mean to a test."""
 
     assert_names: frozenset[str] = frozenset()
-    namespaces: dict[str, frozenset[str] | None] = field(default_factory=dict)
-    api: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    namespaces: Mapping[str, frozenset[str] | None] = _NONE
+    api: Mapping[str, tuple[str, str | None]] = _NONE
     bound: tuple[str, ...] = ()
     #: Local names of an imported ``expect`` (``import { expect as e } from 'vitest'``).
     expect_names: frozenset[str] = frozenset()

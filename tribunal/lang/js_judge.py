@@ -11,8 +11,7 @@ recursion, and only when their name is bound once and visible from the call.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.findings import Verdict
 from tribunal.lang import js
@@ -50,8 +49,7 @@ _PLAIN_PARAMS = frozenset({"identifier", "comment"})
 Event = tuple[int, str]  # (line, a clause saying what happens there)
 
 
-@dataclass(frozen=True)
-class Judgement:
+class Judgement(NamedTuple):
     """A test's verdict, why, and where its assertions are (empty unless PASS)."""
 
     verdict: Verdict
@@ -59,8 +57,7 @@ class Judgement:
     assertion_lines: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class _Outcome:
+class _Outcome(NamedTuple):
     assertions: tuple[Event, ...] = ()
     unknown: Event | None = None  # the first thing that may assert or fail elsewhere
     error_line: int | None = None  # syntax the parser could not read

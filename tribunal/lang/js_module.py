@@ -15,8 +15,7 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.lang import js
 from tribunal.lang.js_imports import TEST_API, Imports, read_imports
@@ -58,8 +57,7 @@ _EXPECT_SETUP = frozenset({"extend", "addSnapshotSerializer", "addEqualityTester
 _MEMBER_ASSERTIONS = frozenset({("chai", "expect"), ("chai", "assert"), ("sinon", "assert")})
 
 
-@dataclass(frozen=True)
-class FunctionDef:
+class FunctionDef(NamedTuple):
     """A same-file function a call can be followed into."""
 
     name: str
@@ -68,8 +66,7 @@ class FunctionDef:
     hoisted: bool  # a function declaration (callable before its line)
 
 
-@dataclass(frozen=True)
-class Positions:
+class Positions(NamedTuple):
     """Nodes of one kind in source order, searchable by byte range."""
 
     nodes: Sequence[Node]
@@ -86,8 +83,7 @@ class Positions:
         return self.nodes[lo:hi]
 
 
-@dataclass(frozen=True)
-class ModuleIndex:
+class ModuleIndex(NamedTuple):
     """Everything judging a test in this file needs, computed once per file."""
 
     tree: Tree
@@ -98,7 +94,7 @@ class ModuleIndex:
     imports: Imports
     definitions: dict[str, list[FunctionDef]]
     binders: dict[str, list[Node]]  # raw binding captures, counted only when needed
-    cache: dict[object, object] = field(default_factory=dict, repr=False)
+    cache: dict[object, object]  # what judging its tests computed once (a new dict per index)
 
     @property
     def root(self) -> Node:
@@ -186,7 +182,7 @@ def dotted(node: Node) -> list[str]:
 
 def index_module(tree: Tree, language: str) -> ModuleIndex:
     """Read a parsed file's bindings and call sites (one query over the whole tree)."""
-    found = js.captures(js.query(language, _QUERY), tree.root_node)
+    found = js.find(language, _QUERY, tree.root_node)
     definitions: dict[str, list[FunctionDef]] = {}
     for definition in _function_defs(found):
         definitions.setdefault(definition.name, []).append(definition)
@@ -203,6 +199,7 @@ def index_module(tree: Tree, language: str) -> ModuleIndex:
         imports=imports,
         definitions=definitions,
         binders={k: found.get(k, []) for k in ("fn", "fnself", "bind", "params", "assign")},
+        cache={},
     )
 
 

@@ -94,7 +94,9 @@ def _project_setup(change: Change, path: str, text: str) -> tuple[str, ...]:
             "hooks around it could not be read",
         )
     reasons: list[str] = []
-    for directory in ancestor_dirs(posixpath.dirname(path)):
+    directories = ancestor_dirs(posixpath.dirname(path))
+    change.prefetch_head([posixpath.join(d, name) for d in directories for name in _CONFIG_NAMES])
+    for directory in directories:
         reasons.extend(_DIRS.get(change, directory, _dir_reader(change, directory)))
     reasons.extend(_cypress_support(change, path))
     for spec in _relative_imports(text):

@@ -13,8 +13,7 @@ any suite around it, is skipped, so that callers can ignore everything inside
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.lang import js
 from tribunal.lang.js_calls import FUNCTIONS, ApiCall, api_calls, hook_scope
@@ -59,8 +58,7 @@ def is_test_file(path: str) -> bool:
     return any(part in _TEST_DIRS for part in parts[:-1])
 
 
-@dataclass(frozen=True)
-class JsTestCase:
+class JsTestCase(NamedTuple):
     """One test call.
 
     ``callback`` is the literal function that is the test's body; when the

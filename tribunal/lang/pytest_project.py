@@ -24,6 +24,7 @@ from tribunal.findings import Verdict
 from tribunal.lang.per_change import PerChange, head_tree_known
 from tribunal.lang.pytest_fixtures import RUN_HOOKS, imported_autouse
 from tribunal.lang.pytest_naming import (
+    CONFIG_FILES,
     DEFAULT_NAMING,
     PytestNaming,
     ancestor_dirs,
@@ -214,8 +215,15 @@ def _declares_plugin(change: Change, config: str) -> str:
     return f"`{config}` registers a pytest plugin (a `pytest11` entry point) that runs with tests"
 
 
+#: What the project's readers look for in each directory up to the root.
+_PROBED = (*CONFIG_FILES, "conftest.py", "setup.py")
+
+
 def _naming_for_dir(change: Change, directory: str) -> PytestNaming:
     def compute() -> PytestNaming:
+        # The configs and conftest.py files of every directory up: one batch, not one read each.
+        names = (posixpath.join(d, n) for d in ancestor_dirs(directory) for n in _PROBED)
+        change.prefetch_head(list(names))
         found = config_in(directory, change.read_head)
         if found is not None:
             return naming_from_options(*found)

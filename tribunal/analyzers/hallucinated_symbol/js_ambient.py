@@ -17,8 +17,8 @@ file lacks is not certainly missing when an augmentation resolves to it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.lang import js
@@ -32,8 +32,7 @@ _GLOBS = ("*.ts", "*.tsx", "*.mts", "*.cts")
 _QUERY = "(module name: (string) @name)"
 
 
-@dataclass(frozen=True)
-class Declared:
+class Declared(NamedTuple):
     """The declared names: ``exact`` ones, wildcard ``patterns``, relative ``augmentations``
     as (declaring file, specifier); ``doubt`` if unknown."""
 
@@ -72,7 +71,7 @@ class AmbientModules:
         if source is None or language is None:
             return set()
         root = js_tree(source, language).root_node
-        found = js.captures(js.query(language, _QUERY), root).get("name", [])
+        found = js.find(language, _QUERY, root).get("name", [])
         return {value for node in found if (value := js.string_value(node)) is not None}
 
     def doubt(self, specifier: str) -> str | None:

@@ -18,8 +18,7 @@ export: the declaration's name and export status are read before it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.lang import js
 
@@ -40,8 +39,7 @@ _COMMONJS = """
 """
 
 
-@dataclass(frozen=True)
-class ExportSet:
+class ExportSet(NamedTuple):
     names: frozenset[str]
     stars: tuple[str, ...] = ()
     uncertain: str | None = None
@@ -310,6 +308,9 @@ def _clause_names(clause: Node) -> list[str]:
 
 def _commonjs(root: Node, language: str) -> str | None:
     """``amd`` for a ``define()`` call, ``commonjs`` for ``module.exports`` / ``exports``."""
+    source = root.text or b""
+    if b"exports" not in source and b"define" not in source:
+        return None  # the query matches only those words as written: skip compiling it
     found = None
     for node in js.captures(js.query(language, _COMMONJS), root).get("cjs", []):
         parent = node.parent

@@ -15,8 +15,7 @@ MISSING node in or around it is ``broken``: at most UNVERIFIED.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.lang import js
 
@@ -38,14 +37,12 @@ _STOP = frozenset({"program", "function_declaration", "class_body", "method_defi
 KINDS = ("import", "export", "import-require", "require", "dynamic-import")
 
 
-@dataclass(frozen=True)
-class JsName:
+class JsName(NamedTuple):
     name: str
     line: int
 
 
-@dataclass(frozen=True)
-class JsImport:
+class JsImport(NamedTuple):
     """One statement or call with a module specifier and what it asks of the module."""
 
     line: int
@@ -80,7 +77,7 @@ class JsImport:
 
 
 def read_imports(tree: Tree, language: str) -> list[JsImport]:
-    found = js.captures(js.query(language, _QUERY), tree.root_node)
+    found = js.find(language, _QUERY, tree.root_node)
     out = []
     for node in found.get("stmt", []):
         if not _in_ambient(node):

@@ -11,8 +11,7 @@ resolve as files with their own extension.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol.js_generated import KIT, kit_module_kind
 from tribunal.analyzers.hallucinated_symbol.js_packages import (
@@ -49,8 +48,7 @@ _BUNDLER_CONFIGS = tuple(
 _URL_SCHEMES = ("http:", "https:", "data:", "file:", "jsr:", "npm:", "bun:", "virtual:")
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     tree: FileTree
     path: str
     in_repo: bool
@@ -61,8 +59,7 @@ class Resolved:
     alternates: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Unresolved:
+class Unresolved(NamedTuple):
     """An in-repository specifier that names no file; ``tried`` are the bases looked for."""
 
     tried: tuple[str, ...]
@@ -70,8 +67,7 @@ class Unresolved:
     doubt: str | None = None
 
 
-@dataclass(frozen=True)
-class External:
+class External(NamedTuple):
     """A package from outside the repository."""
 
     package: str
@@ -80,8 +76,7 @@ class External:
     declared: bool
 
 
-@dataclass(frozen=True)
-class Skipped:
+class Skipped(NamedTuple):
     reason: str
 
 

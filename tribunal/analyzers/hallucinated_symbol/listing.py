@@ -1,9 +1,10 @@
 """Directory listings of one side, one directory at a time.
 
 Resolving an import needs a handful of directories, never the whole tree, so
-a directory is listed only when a lookup reaches it (``git ls-tree <rev> --
-<dir>/``) and the answer is kept for the run: the cost of a run follows its
-imports, not the size of the repository. The staged tree and the working tree
+a directory is listed only when a lookup reaches it (its tree object, read
+through the run's ``cat-file --batch``: no process per directory) and the
+answer is kept for the run: the cost of a run follows its imports, not the
+size of the repository. The staged tree and the working tree
 have no commit to list; they are the base commit with the change's own added
 and deleted files laid over it, which is exactly what the diff says they are.
 """
@@ -61,23 +62,15 @@ class DirLister:
     def _list(self, directory: str) -> Entries:
         if self.rev is None:
             return {}
-        args = ["-C", str(self.root), "ls-tree", "-z", self.rev]
-        if directory:
-            args += ["--", f"{directory}/"]
         try:
-            out = self.git.run(*args)
+            found = self.git.read_tree(f"{self.rev}:{directory}")
         except GitError:
             return {}
         entries: Entries = {}
-        for record in out.split(b"\0"):
-            meta, _, raw = record.partition(b"\t")
-            if not raw:
-                continue
-            mode, kind = meta.split(b" ")[:2]
-            path = raw.decode("utf-8", "surrogateescape")
-            entries[path.rpartition("/")[2]] = kind == b"tree"
-            if mode == b"120000":
-                self.symlinks.add(path)
+        for entry in found or ():
+            entries[entry.name] = entry.is_tree
+            if entry.mode == b"120000":
+                self.symlinks.add(join(directory, entry.name))
         return entries
 
     def _emptied(self, directory: str) -> bool:

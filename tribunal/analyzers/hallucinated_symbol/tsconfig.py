@@ -14,8 +14,7 @@ is listed in ``generated``: what it maps is unknown until the tool runs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol import jsonc
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir, resolve_path
@@ -30,8 +29,7 @@ PackageFinder = Callable[[str, str], tuple[FileTree, str] | None]
 GeneratedCheck = Callable[[str], str | None]
 
 
-@dataclass(frozen=True)
-class TsConfig:
+class TsConfig(NamedTuple):
     """The options module resolution needs; ``paths`` substitutions are tree paths."""
 
     path: str | None = None
@@ -56,18 +54,33 @@ class TsConfig:
         return (self.module_resolution or "").lower() in ("node16", "nodenext", "bundler")
 
 
-@dataclass
 class _Options:
-    base_url: str | None = None
-    paths: dict[str, list[str]] | None = None
-    paths_dir: str = ""
-    module_resolution: str | None = None
-    module: str | None = None
-    allow_js: bool | None = None
-    uncertain: list[str] = field(default_factory=list)
-    root_dirs: list[str] = field(default_factory=list)
-    module_suffixes: list[str] = field(default_factory=list)
-    generated: list[tuple[str, str]] = field(default_factory=list)
+    """The options as a chain of ``extends`` folds them, nearest last."""
+
+    __slots__ = (
+        "allow_js",
+        "base_url",
+        "generated",
+        "module",
+        "module_resolution",
+        "module_suffixes",
+        "paths",
+        "paths_dir",
+        "root_dirs",
+        "uncertain",
+    )
+
+    def __init__(self) -> None:
+        self.base_url: str | None = None
+        self.paths: dict[str, list[str]] | None = None
+        self.paths_dir = ""
+        self.module_resolution: str | None = None
+        self.module: str | None = None
+        self.allow_js: bool | None = None
+        self.uncertain: list[str] = []
+        self.root_dirs: list[str] = []
+        self.module_suffixes: list[str] = []
+        self.generated: list[tuple[str, str]] = []
 
 
 class TsConfigs:
