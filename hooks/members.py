@@ -62,7 +62,9 @@ def convene_members(
     analyzers = [p for p in plans if p.lens.kind == "analyzers"]
     suites = [p for p in plans if p.lens.kind == "suite"]
     workers = [
-        threading.Thread(target=_each, args=(board, analyzers, lambda p: _analyze(p, change))),
+        threading.Thread(
+            target=_each, args=(board, analyzers, lambda p: _analyze(p, change, progress))
+        ),
         threading.Thread(
             target=_each, args=(board, suites, lambda p: _suite(p, box, config, stop))
         ),
@@ -114,13 +116,18 @@ def _each(board: _Board, plans: Sequence[LensPlan], judge: Callable[[LensPlan], 
         board.changed.set()
 
 
-def _analyze(plan: LensPlan, change: Change) -> Outcome:
+def _analyze(plan: LensPlan, change: Change, progress: Progress | None = None) -> Outcome:
     """Analyzers read the pushed commit from the object database: no checkout needed."""
     from tribunal.engine import analyze
 
     if not plan.runnable:
         return Outcome(plan, "PASS", notes=("no analyzer of this lens is available",))
-    report = analyze(change, only=plan.runnable)
+
+    def tick(analyzer: str, done: int, total: int) -> None:
+        if progress is not None:
+            progress.files(plan.lens.id, analyzer, done, total)
+
+    report = analyze(change, only=plan.runnable, progress=tick)
     findings = tuple(f for f in report.findings if f.analyzer in plan.runnable)
     if report.errors:
         return Outcome(plan, "ERROR", findings, error="; ".join(e.message for e in report.errors))

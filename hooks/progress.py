@@ -1,4 +1,4 @@
-"""Progress for people at a terminal: which lens is running and for how long.
+"""Progress for people at a terminal: which lens is running, for how long, and how far it is.
 
 Only on a terminal (stderr is a tty); otherwise silent, and only the result is
 printed. pre-commit gives hooks a pseudo-terminal when colour is on but shows
@@ -23,6 +23,7 @@ class Progress:
         isatty = getattr(self.stream, "isatty", None)
         self.enabled = bool(isatty and isatty()) if enabled is None else enabled
         self._last_beat = time.monotonic()
+        self._last_files = self._last_beat
 
     def say(self, text: str) -> None:
         if self.enabled:
@@ -40,3 +41,18 @@ class Progress:
         self._last_beat = now
         names = ", ".join(f"{lens} ({now - started:.0f} s)" for lens, started in running.items())
         self.say(f"  still running: {names}")
+
+    def files(self, who: str, analyzer: str, done: int, total: int) -> None:
+        """Every ``HEARTBEAT_S`` seconds, how many files ``analyzer`` (of ``who``) has judged.
+
+        Called by the engine after each file (``engine.analyze``'s ``progress``),
+        from whichever thread or process runs the analyzers: it prints itself.
+        """
+        now = time.monotonic()
+        if not self.enabled or now - self._last_files < HEARTBEAT_S:
+            return
+        self._last_files = now
+        try:
+            self.say(f"  {who}: {analyzer}, {done:,} of {total:,} files")
+        except (OSError, ValueError):  # the terminal went away: the run goes on, silently
+            self.enabled = False

@@ -7,11 +7,12 @@ analyzers still run.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tribunal import suppress
-from tribunal.analysis import collecting_crashes, collecting_notes
+from tribunal.analysis import collecting_crashes, collecting_notes, reporting_files
 from tribunal.change import Change
 from tribunal.findings import AnalyzerError, Finding, Report
 from tribunal.limits import unavailable
@@ -24,7 +25,13 @@ def enabled_specs(change: Change, only: Sequence[str] | None = None) -> list[Ana
     return [BUILTINS[i] for i in ids if change.config.enabled(i)]
 
 
-def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
+#: Told (analyzer id, files judged, files to judge) as the analyzers go.
+FileProgress = Callable[[str, int, int], None]
+
+
+def analyze(
+    change: Change, only: Sequence[str] | None = None, progress: FileProgress | None = None
+) -> Report:
     """Run analyzers on ``change``; never raises for an analyzer's own failure."""
     started = time.perf_counter()
     specs = enabled_specs(change, only)
@@ -32,7 +39,7 @@ def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
     errors: list[AnalyzerError] = []
     with collecting_notes() as notes:
         for spec in specs:
-            found, crashed = _run_one(spec, change)
+            found, crashed = _run_one(spec, change, progress)
             findings.extend(found)
             errors.extend(crashed)
     findings = suppress.apply(change, findings)
@@ -53,9 +60,16 @@ def analyze(change: Change, only: Sequence[str] | None = None) -> Report:
     )
 
 
-def _run_one(spec: AnalyzerSpec, change: Change) -> tuple[list[Finding], list[AnalyzerError]]:
+def _run_one(
+    spec: AnalyzerSpec, change: Change, progress: FileProgress | None = None
+) -> tuple[list[Finding], list[AnalyzerError]]:
     found: list[Finding] = []
-    with collecting_crashes() as crashes:
+    ticks = (
+        reporting_files(lambda done, total: progress(spec.id, done, total))
+        if progress is not None
+        else contextlib.nullcontext()
+    )
+    with collecting_crashes() as crashes, ticks:
         try:
             found.extend(spec.load().run(change))
         except Exception as exc:  # findings made before the crash are kept

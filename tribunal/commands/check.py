@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from tribunal.change import Claim
     from tribunal.config import Config
+    from tribunal.engine import FileProgress
     from tribunal.findings import Finding, Report
     from tribunal.gitcmd import Git
 
@@ -158,7 +159,11 @@ def run(ns: argparse.Namespace) -> int:
 
             gathered = gather_claims(change, claims_file=ns.claims, pr_body=ns.pr_body, cwd=cwd)
             change.claims, proposed = gathered.authored, gathered.proposed
-        report = analyze(change, only=_gate_analyzers(change.config, ns.config_from_base))
+        report = analyze(
+            change,
+            only=_gate_analyzers(change.config, ns.config_from_base),
+            progress=_terminal_progress(),
+        )
         if proposed and "claim-reconciliation" in report.analyzers:
             from tribunal.claims.advisory import judge_proposed
 
@@ -182,6 +187,16 @@ def run(ns: argparse.Namespace) -> int:
 
         report_crashes(report.errors, "error", sys.stderr)
     return exit_code(report, **gate)
+
+
+def _terminal_progress() -> FileProgress | None:
+    """How far a long run is, on stderr when it is a terminal (every few seconds, if slow)."""
+    from tribunal.hooks.progress import Progress
+
+    progress = Progress(sys.stderr)
+    if not progress.enabled:
+        return None
+    return lambda analyzer, done, total: progress.files("check", analyzer, done, total)
 
 
 def _write_spec(value: str) -> tuple[str, str]:

@@ -8,6 +8,9 @@ errors is known by its name alone).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from tribunal.change import Source
 from tribunal.lang import js
 from tribunal.lang.js_decls import code_text
@@ -16,9 +19,10 @@ from tribunal.lang.test_diff import TestRecord, ordinals
 
 
 def js_records(source: Source, path: str, head_path: str, language: str) -> list[TestRecord]:
-    index, tests = tests_of(source, language)  # the parse assertion-free-test made
+    _, tests = tests_of(source, language)  # the parse assertion-free-test made
     out = []
-    for test, ordinal in zip(tests, ordinals(t.name for t in tests), strict=True):
+    numbered = zip(tests, ordinals(t.name for t in tests), strict=True)
+    for slot, (test, ordinal) in enumerate(numbered):
         body_node = test.callback if test.callback is not None else test.body_ref
         body = code_text(body_node, language) if body_node is not None else ""
         out.append(
@@ -35,8 +39,17 @@ def js_records(source: Source, path: str, head_path: str, language: str) -> list
                 conditional_skip=test.conditional_skip,
                 body=body if not js.error_nodes(test.node) else f"\0{test.name}",
                 language="javascript" if language == "javascript" else "typescript",
-                test=test,
-                index=index,
+                locate=_locator(Source(path, source.data, source.trees), language, slot),
             )
         )
     return out
+
+
+def _locator(source: Source, language: str, slot: int) -> Callable[[], tuple[Any, Any]]:
+    """The record's test and index, from the tree cache (the file's bytes are all it keeps)."""
+
+    def locate() -> tuple[Any, Any]:
+        index, tests = tests_of(source, language)
+        return tests[slot], index
+
+    return locate

@@ -17,12 +17,11 @@ import ast
 import posixpath
 
 from tribunal.change import Change
-from tribunal.lang.per_change import PerChange
 from tribunal.lang.pytest_naming import ancestor_dirs
 from tribunal.lang.python_index import ModuleIndex, top_level
 from tribunal.lang.python_marks import is_autouse_fixture
 from tribunal.lang.python_scope import FixtureImport, fixture_imports
-from tribunal.lang.python_tests import parse_module
+from tribunal.lang.trees import python_derived
 
 MAX_HOPS = 3
 
@@ -41,9 +40,6 @@ RUN_HOOKS = frozenset(
         "pytest_itemcollected",
     }
 )
-
-_PARSED: PerChange[str, ModuleIndex | None] = PerChange()
-
 
 def imported_autouse(
     change: Change, path: str, index: ModuleIndex, hooks: bool = False
@@ -96,7 +92,7 @@ def resolve_module(change: Change, importer: str, module: str) -> str | None:
 
 
 def _autouse_in(change: Change, path: str, name: str, hops: int, hooks: bool = False) -> str:
-    index = _PARSED.get(change, path, lambda: _index(change, path))
+    index = _index(change, path)
     if index is None:
         return f"`{path}` could not be parsed"
     for stmt in top_level(index.tree.body):
@@ -138,8 +134,14 @@ def _autouse_keyword(stmt: ast.stmt) -> bool:
 
 
 def _index(change: Change, path: str) -> ModuleIndex | None:
+    """The module's index, kept with its tree in the run's bounded tree cache."""
     source = change.read_head(path)
-    tree = parse_module(source.data) if source is not None else None
+    if source is None:
+        return None
+    return python_derived(source, "module-index", _build)
+
+
+def _build(tree: ast.Module | None) -> ModuleIndex | None:
     return ModuleIndex.build(tree) if tree is not None else None
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Final
 
 from tribunal.change import Change, Source
@@ -35,17 +35,23 @@ class TestRecord:
     """One test on one side of the change.
 
     Compared by identity. A plain class so that the pre-commit hook's start-up
-    needs no ``dataclasses`` (see ``tribunal.findings``).
+    needs no ``dataclasses`` (see ``tribunal.findings``). A record is a compact
+    summary: ``test`` and ``index`` point into its file's tree, so they are
+    found again on each use (``locate``) from the run's tree cache, which
+    parses the file again only if the tree was dropped; a change's records
+    never hold every test file's tree at once. Take both from one record in
+    one go (``judge_test(r.test, r.index)``): a tree parsed again in between
+    would give objects of two trees.
     """
 
     __test__: ClassVar[bool] = False  # a name pytest would otherwise try to collect
 
     __slots__ = (
+        "_locate",
         "body",
         "conditional_skip",
         "end",
         "head_path",
-        "index",
         "language",
         "line",
         "name",
@@ -53,7 +59,6 @@ class TestRecord:
         "path",
         "skipped",
         "start",
-        "test",
         "xfailed",
     )
 
@@ -69,8 +74,6 @@ class TestRecord:
     conditional_skip: Final[str | None]  # a skip whose condition is not a literal, as written
     body: Final[str]  # normalized code of the test, for rename and move detection
     language: Final[str]
-    test: Final[Any]  # the PyTestCase or JsTestCase
-    index: Final[Any]  # the module index that judges it
 
     def __init__(
         self,
@@ -86,8 +89,7 @@ class TestRecord:
         conditional_skip: str | None,
         body: str,
         language: str,
-        test: Any,
-        index: Any,
+        locate: Callable[[], tuple[Any, Any]],
     ) -> None:
         self.path = path
         self.head_path = head_path
@@ -101,8 +103,17 @@ class TestRecord:
         self.conditional_skip = conditional_skip
         self.body = body
         self.language = language
-        self.test = test
-        self.index = index
+        self._locate = locate
+
+    @property
+    def test(self) -> Any:
+        """The PyTestCase or JsTestCase."""
+        return self._locate()[0]
+
+    @property
+    def index(self) -> Any:
+        """The module index that judges it."""
+        return self._locate()[1]
 
     @property
     def label(self) -> str:

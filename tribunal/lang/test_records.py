@@ -10,6 +10,8 @@ moved test.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+from typing import Any
 
 from tribunal.change import Source
 from tribunal.lang.pytest_naming import PytestNaming
@@ -29,7 +31,8 @@ def python_records(
         return None
     index, tests = found
     out = []
-    for test, ordinal in zip(tests, ordinals(t.qualname for t in tests), strict=True):
+    numbered = zip(tests, ordinals(t.qualname for t in tests), strict=True)
+    for slot, (test, ordinal) in enumerate(numbered):
         decorators = [d for owner in (*test.classes, test.node) for d in owner.decorator_list]
         effects = [classify(d, index).effect for d in decorators]
         out.append(
@@ -46,11 +49,21 @@ def python_records(
                 conditional_skip=_conditional_skip(decorators, index),
                 body=python_body(test.node),
                 language="python",
-                test=test,
-                index=index,
+                locate=_locator(Source(path, source.data, source.trees), naming, slot),
             )
         )
     return out
+
+
+def _locator(source: Source, naming: PytestNaming, slot: int) -> Callable[[], tuple[Any, Any]]:
+    """The record's test and index, from the tree cache (the file's bytes are all it keeps)."""
+
+    def locate() -> tuple[Any, Any]:
+        found = tests_of(source, naming)
+        assert found is not None  # it parsed when the record was made: the same bytes do
+        return found.tests[slot], found.module
+
+    return locate
 
 
 def _conditional_skip(decorators: list[ast.expr], index: ModuleIndex) -> str | None:

@@ -46,6 +46,8 @@ def run(change: Change) -> Iterator[Finding]:
     if not change.has_base:
         return
     files = change.analyzable(_LANGUAGES)
+    if all(fc.old_path is None for fc in files):
+        return  # only new files: no declaration can have changed or gone (nothing to parse)
     declared = changed_decls(change, files)
     if not declared.changed:
         return
