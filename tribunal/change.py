@@ -28,7 +28,7 @@ from tribunal.snapshot import Blob, Snapshot
 
 _BINARY_PROBE = 8000
 #: Estimated bytes of decoded sources a change keeps (contents, text, lines).
-SOURCE_CACHE_BYTES = 24 << 20
+SOURCE_CACHE_BYTES = 16 << 20
 SOURCE_CACHE_ENTRIES = 16384
 #: Changed files fetched together when one of them is read.
 PREFETCH = 32
@@ -269,5 +269,7 @@ class Change:
 
 
 def _cost(source: Source | None) -> int:
-    """Estimated bytes once decoded: the bytes, the text, and the line list."""
-    return 256 if source is None else 4 * len(source.data) + 256
+    """Estimated bytes once decoded: the bytes, the text, and a string per line."""
+    if source is None:
+        return 256
+    return 3 * len(source.data) + 64 * source.data.count(b"\n") + 256

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Container, Iterable, Iterator
 
 from tribunal.change import Change, Source
+from tribunal.diff.linetable import joined
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.paths import language_of
@@ -68,8 +69,8 @@ def _marker_at(
     if line is None or not path:
         return None
     source = change.read_head(path)
-    if source is None:
-        return None
+    if source is None or b"tribunal:" not in source.data:
+        return None  # no marker anywhere in the file: nothing to look for, nothing to parse
 
     def decorators() -> Container[int]:
         from tribunal.lang.decorators import decorator_lines
@@ -140,6 +141,8 @@ def added_suppressions(change: Change) -> Iterator[Finding]:
     nothing, so it is nothing to report.
     """
     for fc in change.analyzable():
+        if "tribunal:" not in joined(fc.added_text):
+            continue  # no marker on any added line (one search, not a regex per line)
         found = {n: parse_marker(fc.added_text[n]) for n in sorted(fc.added_text)}
         markers = {n: parsed for n, parsed in found.items() if parsed is not None}
         if markers:

@@ -2,19 +2,21 @@
 
 A 20,000-file commit adds most of a million lines. Kept as a dict of line
 strings plus a frozenset of numbers, they cost ~150 bytes of bookkeeping
-each, more than the text itself; here a line costs its characters and sixteen
-bytes. ``LineTable`` is the ``Mapping[int, str]`` a ``FileChange`` exposes as
-``added_text`` / ``removed_text``, and ``LineSet`` the set of numbers it
-exposes as ``added`` / ``removed``: both read-only, both behaving as the dict
-and frozenset they replace (membership, iteration in ascending order, length,
-equality, set operations).
+each, more than the text itself; here a line costs its characters and four
+bytes (its end in the text), and the numbers of a run of lines (a new file, a
+hunk's worth) cost nothing more than a ``range``. ``LineTable`` is the
+``Mapping[int, str]`` a ``FileChange`` exposes as ``added_text`` /
+``removed_text``, and ``LineSet`` the set of numbers it exposes as ``added`` /
+``removed``: both read-only, both behaving as the dict and frozenset they
+replace (membership, iteration in ascending order, length, equality, set
+operations).
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from itertools import accumulate, pairwise
 from typing import TypeVar
 
@@ -31,9 +33,9 @@ class LineTable(Mapping[int, str]):
         if any(a >= b for a, b in pairwise(numbers)):
             numbers.sort()
         texts = [lines[n] for n in numbers]
-        self._numbers = array("q", numbers)
-        self._ends = array("q", accumulate(map(len, texts)))
+        self._numbers = _compact(numbers)
         self._text = "".join(texts)
+        self._ends = array("I" if len(self._text) < 1 << 32 else "Q", accumulate(map(len, texts)))
 
     def __getitem__(self, number: int) -> str:
         index = _find(self._numbers, number)
@@ -60,11 +62,11 @@ class LineTable(Mapping[int, str]):
 
 
 class LineSet(Set[int]):
-    """A read-only set of line numbers over a sorted array; set operations give frozensets."""
+    """A read-only set of line numbers, sorted; set operations give frozensets."""
 
     __slots__ = ("_numbers",)
 
-    def __init__(self, numbers: array[int]) -> None:
+    def __init__(self, numbers: Sequence[int]) -> None:
         self._numbers = numbers
 
     @classmethod
@@ -83,9 +85,31 @@ class LineSet(Set[int]):
     def __repr__(self) -> str:
         return f"LineSet({set(self._numbers)!r})"
 
+    def ordered(self) -> Sequence[int]:
+        """The numbers in ascending order (read-only: the set's own storage)."""
+        return self._numbers
+
     __hash__ = Set._hash
 
 
-def _find(numbers: array[int], number: int) -> int:
+def joined(lines: Mapping[int, str]) -> str:
+    """The lines' text in one string, for a quick "is X anywhere in them?" before a closer look.
+
+    A LineTable gives its stored text as is (lines run together, no separator);
+    a word found only across two lines is a false hint, never a missed one.
+    """
+    if isinstance(lines, LineTable):
+        return lines._text
+    return "\n".join(lines.values())
+
+
+def _compact(numbers: list[int]) -> Sequence[int]:
+    """Sorted line numbers as a ``range`` when they run without a gap, else an array."""
+    if numbers and numbers[-1] - numbers[0] == len(numbers) - 1:
+        return range(numbers[0], numbers[-1] + 1)
+    return array("I" if not numbers or numbers[-1] < 1 << 32 else "Q", numbers)
+
+
+def _find(numbers: Sequence[int], number: int) -> int:
     index = bisect_left(numbers, number)
     return index if index < len(numbers) and numbers[index] == number else -1

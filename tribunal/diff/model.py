@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import enum
-from collections.abc import Mapping, Set
+from collections.abc import Mapping, Sequence, Set
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -90,12 +90,12 @@ class FileChange(_FileChangeFields):
         return self.status is not Status.DELETED
 
     @cached_property
-    def _added_sorted(self) -> list[int]:
-        return sorted(self.added)
+    def _added_sorted(self) -> Sequence[int]:
+        return _ascending(self.added)
 
     @cached_property
-    def _removed_sorted(self) -> list[int]:
-        return sorted(self.removed)
+    def _removed_sorted(self) -> Sequence[int]:
+        return _ascending(self.removed)
 
     @cached_property
     def _anchors_sorted(self) -> list[int]:
@@ -127,7 +127,8 @@ class FileChange(_FileChangeFields):
     def removed_in_old_span(self, old_start: int, old_end: int) -> list[int]:
         """Old-file numbers of removed lines inside ``[old_start, old_end]``, ascending."""
         lines = self._removed_sorted
-        return lines[bisect.bisect_left(lines, old_start) : bisect.bisect_right(lines, old_end)]
+        low, high = bisect.bisect_left(lines, old_start), bisect.bisect_right(lines, old_end)
+        return list(lines[low:high])
 
     def new_line_for(self, old_line: int) -> int | None:
         """Where an unchanged base line sits in head; None if the diff removed it."""
@@ -144,7 +145,14 @@ class FileChange(_FileChangeFields):
         return old_line + shift
 
 
-def _any_between(ordered: list[int], low: int, high: int) -> bool:
+def _ascending(lines: Set[int]) -> Sequence[int]:
+    """The numbers in ascending order; a parsed diff's line sets already are (no copy)."""
+    from tribunal.diff.linetable import LineSet
+
+    return lines.ordered() if isinstance(lines, LineSet) else sorted(lines)
+
+
+def _any_between(ordered: Sequence[int], low: int, high: int) -> bool:
     """Whether the sorted list holds a value in ``[low, high]``."""
     index = bisect.bisect_left(ordered, low)
     return index < len(ordered) and ordered[index] <= high

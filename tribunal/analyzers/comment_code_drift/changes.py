@@ -67,17 +67,15 @@ class Declared(NamedTuple):
 def changed_decls(change: Change, files: list[FileChange]) -> Declared:
     found: list[ChangedDecl] = []
     gone: list[tuple[FileChange, str, Entry]] = []
-    head_all: Decls = defaultdict(list)
-    names: dict[str, set[str]] = defaultdict(set)
-    for fc in files:
-        base = declarations(change.base_source(fc), fc.old_path) if fc.old_path else {}
+    heads: dict[int, Decls] = {}  # by position in ``files``
+    for at, fc in enumerate(files):
+        if fc.old_path is None:
+            continue  # a new file: read below, and only if another file changed or lost one
+        base = declarations(change.base_source(fc), fc.old_path)
         head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
         if base is None or head is None:
             continue  # one side does not parse: nothing can be said about this file
-        for qualname, entries in head.items():
-            head_all[qualname] += entries
-            for entry in entries:
-                names[entry.name].add(f"{fc.path}:{qualname}")
+        heads[at] = head
         for qualname, olds in base.items():
             news = head.get(qualname)
             if news is None:
@@ -87,6 +85,18 @@ def changed_decls(change: Change, files: list[FileChange]) -> Declared:
                 continue
             elif not _same(olds, news):
                 found.append(_edited(fc, qualname, olds[0], news[0], "edited"))
+    for at, fc in enumerate(files) if found or gone else ():
+        if fc.old_path is None:  # where a lost declaration may be now; names it shares
+            head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
+            if head is not None:
+                heads[at] = head
+    head_all: Decls = defaultdict(list)
+    names: dict[str, set[str]] = defaultdict(set)
+    for at, head in sorted(heads.items()):
+        for qualname, entries in head.items():
+            head_all[qualname] += entries
+            for entry in entries:
+                names[entry.name].add(f"{files[at].path}:{qualname}")
     head_bodies = {(e.name, e.text) for entries in head_all.values() for e in entries}
     for fc, qualname, old in gone:
         elsewhere = head_all.get(qualname)

@@ -10,6 +10,7 @@ from tribunal.analyzers.risky_diff_no_test.correlate import correlated
 from tribunal.analyzers.risky_diff_no_test.lines import names_on_lines
 from tribunal.analyzers.risky_diff_no_test.vocab import Vocabulary
 from tribunal.change import Change
+from tribunal.diff.linetable import joined
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.test_diff import TestRecord, diff_tests, judge
@@ -64,11 +65,13 @@ def _line_hits(change: Change, fc: FileChange, vocab: Vocabulary) -> list[Hit]:
     language = language_of(fc.path) or ""
     found: list[Hit] = []
     head = change.head_source(fc)
-    if head is not None:
+    if head is not None and vocab.may_hit(joined(fc.added_text)):
         for line, names in names_on_lines(head, language, fc.added).items():
             found += [Hit(line, w, n) for n in names for w in _words(n, vocab)]
+    if not fc.removed or not vocab.may_hit(joined(fc.removed_text)):
+        return found
     base = change.base_source(fc)
-    if base is None or not fc.removed:
+    if base is None:
         return found
     kept = {h.where for h in found}
     last = len(head.lines) if head is not None else 1

@@ -61,6 +61,15 @@ class Vocabulary(_Entries):
                 found.append(" ".join(phrase))
         return found
 
+    def may_hit(self, text: str) -> bool:
+        """Whether an identifier in ``text`` can hold an entry: one is in it, in any case.
+
+        Tokens are lower-cased runs of an identifier's own letters, so text
+        without any entry as a substring needs no tokenizing or parsing at all.
+        """
+        lowered = text.lower()
+        return any(w in lowered for w in self.words) or any(p[0] in lowered for p in self.phrases)
+
     def hits_in(self, name: str) -> list[str]:
         """``hits`` of an identifier, remembered: the same names recur all over a change."""
         found = self._memo.get(name)
