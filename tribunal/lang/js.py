@@ -88,7 +88,7 @@ def find(language: str, source: str, node: Node) -> dict[str, list[Node]]:
     if patterns is not None and key not in _compiled:
         from tribunal.lang import js_match
 
-        if js_match.BUDGET.spend(key, node.descendant_count):
+        if js_match.BUDGET.spend(key, node.descendant_count + js_match.CALL_COST):
             return js_match.matches(patterns, node)
     return captures(query(language, source), node)
 

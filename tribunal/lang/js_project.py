@@ -271,10 +271,7 @@ def _resolve(change: Change, importer: str, spec: str) -> str | None:
     if not ext or ext not in (*_EXTENSIONS, ".json"):
         candidates += [base + e for e in (*_EXTENSIONS, ".d.ts")]
         candidates += [posixpath.join(base, "index" + e) for e in _EXTENSIONS]
-    for candidate in candidates:
-        candidate = posixpath.normpath(candidate)
-        if candidate.startswith("..") or candidate in (".", "/"):
-            continue
-        if change.read_head(candidate) is not None:
-            return candidate
-    return None
+    found = [posixpath.normpath(c) for c in candidates]
+    found = [c for c in found if not (c.startswith("..") or c in (".", "/"))]
+    change.prefetch_head(found)  # one round trip to git for every name a bundler would try
+    return next((c for c in found if change.read_head(c) is not None), None)

@@ -78,6 +78,8 @@ class _Judge:
 
     def file(self, fc: FileChange) -> Iterator[tuple[ChangedDecl, Place]]:
         """(declaration, comment place) for each comment line of ``fc`` about a changed one."""
+        if fc.old_path is None:
+            return  # every line of a new file is added, and an added comment is never stale
         source = self.change.head_source(fc)
         language = language_of(fc.path)
         if source is None or language is None:
