@@ -1,18 +1,24 @@
-"""``python -m bench.perf``: wall time and peak memory of ``tribunal check`` on generated repos.
+"""``python -m bench.perf``: wall time and peak memory of tribunal on generated repositories.
 
-Two scenarios from the engine issue, each run ``--runs`` times after one
-warm-up (the page cache and git's own caches are then warm, as they are for a
-pre-commit hook):
+One row per line of the speed targets (``bench/perfscenarios.py``), each run
+``--runs`` times (the heavy rows ``--heavy-runs`` times) after one warm-up, so
+the page cache and git's own caches are warm, as they are for a hook:
 
-- ``tribunal check --staged`` for a 1-file change in a 2,000-file repository
-  (target: median <= 100 ms);
-- ``tribunal check --base B --head H`` for a 300-file JS/TS range with 100
-  test files (target: median <= 1 s).
+- ``check --staged`` for one Python test file in a 2,000-file repository, and
+  for one new TS test file in a 300-file TS repository (median <= 100 ms);
+- ``check --base B --head H`` for a 300-file and a 3,000-file JS/TS range
+  (<= 0.85 s; <= 5 s and <= 150 MiB);
+- ``convene`` at pre-push of a 20,000-file Python commit (a vendored package,
+  a generated code drop and a mass rename; <= 40 s and <= 200 MiB).
 
-Peak memory (target <= 80 MiB) is the largest resident set of the tribunal
-process or any git child it waited for (``os.wait4`` reports both). The
-table also shows the interpreter's bare start-up, so the engine's own cost can
-be read off. ``--check`` exits 1 when a target is missed by more than half.
+Peak memory is the largest resident set of the tribunal process or any
+process it waited for (``os.wait4`` reports both). The table also shows the
+interpreter's bare start-up, so the engine's own cost can be read off.
+Byte-code caching is on and warmed before anything is measured
+(``PYTHONDONTWRITEBYTECODE`` is dropped; an installed tribunal has its
+``.pyc`` files). With ``$TRIBUNAL_BENCH_REFERENCE`` set to the reference
+tool's command, the rows it can run are measured through it too and the ratio
+is printed. ``--check`` exits 1 when a target is missed by more than half.
 ``--wheel`` measures a normal install of the working tree too (``perfinstall``):
 the development venv's editable install pays for its import finder at every
 start-up, which users do not.
@@ -29,9 +35,9 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
-from bench import perfgen, perfinstall
+from bench import perfgen, perfinstall, perfscenarios
+from bench.perfscenarios import Scenario
 
 MIB = 1 << 20
 WIDE_MARGIN = 1.5
@@ -44,15 +50,6 @@ class Sample:
     code: int
     stdout: str
     cpu_ms: float = 0.0  # user + system, the process and its reaped children
-
-
-@dataclass(frozen=True)
-class Scenario:
-    name: str
-    argv: tuple[str, ...]
-    cwd: Path
-    target_ms: float | None
-    target_mib: float | None
 
 
 #: Forks and execs the measured command, then reports wall time and ``wait4``'s
@@ -94,9 +91,16 @@ def measure(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Sample:
     return Sample(float(wall), int(rss) * scale, int(code), text, float(cpu))
 
 
-def run_scenario(scenario: Scenario, env: dict[str, str], runs: int) -> list[Sample]:
-    measure(scenario.argv, scenario.cwd, env)  # warm-up
-    return [measure(scenario.argv, scenario.cwd, env) for _ in range(runs)]
+def run_scenario(
+    scenario: Scenario, env: dict[str, str], runs: int, argv: Sequence[str] | None = None
+) -> list[Sample]:
+    """One warm-up, then ``runs`` samples of ``argv`` (default: the scenario's own)."""
+    samples = []
+    for _ in range(runs + 1):
+        if scenario.fresh is not None:
+            _remove(scenario.fresh)
+        samples.append(measure(argv or scenario.argv, scenario.cwd, env))
+    return samples[1:]
 
 
 def engine_note(sample: Sample) -> str:
@@ -113,7 +117,9 @@ def engine_note(sample: Sample) -> str:
     )
 
 
-def row(scenario: Scenario, samples: list[Sample]) -> tuple[str, bool]:
+def row(
+    scenario: Scenario, samples: list[Sample], reference: list[Sample] | None = None
+) -> tuple[str, bool]:
     walls = [s.wall_ms for s in samples]
     median = statistics.median(walls)
     peak = max(s.peak_rss for s in samples) / MIB
@@ -126,50 +132,31 @@ def row(scenario: Scenario, samples: list[Sample]) -> tuple[str, bool]:
     if scenario.target_mib is not None:
         targets.append(f"<= {scenario.target_mib:.0f} MiB")
         missed |= peak > scenario.target_mib * WIDE_MARGIN
+    ratio = ""
+    if reference:
+        times = median / statistics.median(s.wall_ms for s in reference)
+        ratio = f"  {times:.2f}x the reference"
+        if scenario.target_ratio is not None:
+            targets.append(f"<= {scenario.target_ratio}x")
+            missed |= times > scenario.target_ratio * WIDE_MARGIN
     cpu = statistics.median(s.cpu_ms for s in samples)
     line = (
-        f"{scenario.name:<34} {len(samples):>4} {median:>8.1f} {min(walls):>8.1f} "
-        f"{max(walls):>8.1f} {cpu:>8.1f} {peak:>9.1f}  {', '.join(targets) or '-':<22} "
-        f"exit {codes}"
+        f"{scenario.name:<48} {len(samples):>4} {median:>9.1f} {min(walls):>9.1f} "
+        f"{max(walls):>9.1f} {cpu:>9.1f} {peak:>9.1f}  {', '.join(targets) or '-':<30} "
+        f"exit {codes}{ratio}"
     )
     return line, missed
 
 
-class Repos(NamedTuple):
-    small: Path
-    ranged: Path
-    base: str  # the range's base commit
-
-
-def generate(root: Path, env: dict[str, str]) -> Repos:
-    small = root / "small"
-    perfgen.small_repo(small, env)
-    ranged = root / "range"
-    base = perfgen.range_repo(ranged, env)
-    return Repos(small, ranged, base)
-
-
-def build(repos: Repos, python: str) -> list[Scenario]:
-    """The scenarios, run by ``python``."""
-    py, small = python, repos.small
-    tribunal = (py, "-m", "tribunal", "check", "--format", "json")
-    return [
-        Scenario("python -c pass (start-up floor)", (py, "-c", "pass"), small, None, None),
-        Scenario("tribunal --version", (py, "-m", "tribunal", "--version"), small, None, None),
-        Scenario("check --staged: 1 of 2,000 files", (*tribunal, "--staged"), small, 100, 80),
-        Scenario(
-            "check range: 300 JS/TS, 100 tests",
-            (*tribunal, "--base", repos.base, "--head", "HEAD"),
-            repos.ranged,
-            1000,
-            80,
-        ),
-    ]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.perf", description=__doc__)
-    parser.add_argument("--runs", type=int, default=7, help="measured runs per scenario (>= 5)")
+    parser.add_argument("--runs", type=int, default=7, help="measured runs per row (>= 5)")
+    parser.add_argument(
+        "--heavy-runs", type=int, default=3, help="measured runs of the 3,000- and 20,000-file rows"
+    )
+    parser.add_argument(
+        "--only", nargs="+", choices=perfscenarios.ROWS, help="only these rows (default: all)"
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 on a target missed widely")
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
     parser.add_argument(
@@ -178,43 +165,74 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also measure a wheel of the working tree installed in a fresh venv",
     )
     args = parser.parse_args(argv)
-    runs = max(args.runs, 5)
+    runs = Runs(max(args.runs, 5), max(args.heavy_runs, 1))
+    rows = tuple(args.only or perfscenarios.ROWS)
     root = Path(tempfile.mkdtemp(prefix="tribunal-perf-"))
     env = perfgen.bench_env(root / "home")
     (root / "home").mkdir()
     try:
-        repos = generate(root, env)
+        repos = perfscenarios.generate(root, env, rows)
         installs = [("as installed here", sys.executable)]
         if args.wheel:
             installs.append(("wheel of the working tree", str(perfinstall.wheel_python(root))))
         missed_any = False
         for label, python in installs:
-            print(f"== {label}: {python} (tribunal from {imported_from(python, repos.small, env)})")
-            missed_any |= measure_all(build(repos, python), env, runs)
+            warm_bytecode(python, root, env)
+            where = imported_from(python, root, env)
+            print(f"== {label}: {python} (tribunal from {where})", flush=True)
+            missed_any |= measure_all(perfscenarios.build(repos, python, rows), env, runs)
     finally:
         if args.keep:
             print(f"repositories kept under {root}")
         else:
             _remove(root)
-    print(f"targets: staged <= 100 ms, range <= 1000 ms, peak <= 80 MiB "
-          f"(a miss counts for --check beyond x{WIDE_MARGIN})")  # fmt: skip
+    reference = " ".join(perfscenarios.reference_command()) or "not given"
+    print(f"reference (${perfscenarios.REFERENCE_ENV}): {reference}; "
+          f"a miss counts for --check beyond x{WIDE_MARGIN}")  # fmt: skip
     return 1 if args.check and missed_any else 0
 
 
-def measure_all(scenarios: list[Scenario], env: dict[str, str], runs: int) -> bool:
+@dataclass(frozen=True)
+class Runs:
+    light: int
+    heavy: int
+
+
+def measure_all(scenarios: list[Scenario], env: dict[str, str], runs: Runs) -> bool:
     """Print the table; whether any target was missed widely."""
-    print(f"{'scenario':<34} {'runs':>4} {'median':>8} {'min':>8} {'max':>8} {'cpu':>8} "
-          f"{'peak MiB':>9}  {'target':<22} codes")  # fmt: skip
-    print(f"{'':<34} {'':>4} {'ms':>8} {'ms':>8} {'ms':>8} {'ms':>8}")
+    print(f"{'row':<48} {'runs':>4} {'median':>9} {'min':>9} {'max':>9} {'cpu':>9} "
+          f"{'peak MiB':>9}  {'target':<30} codes")  # fmt: skip
+    print(f"{'':<48} {'':>4} {'ms':>9} {'ms':>9} {'ms':>9} {'ms':>9}")
     missed_any = False
     for scenario in scenarios:
-        samples = run_scenario(scenario, env, runs)
-        line, missed = row(scenario, samples)
+        count = runs.heavy if scenario.heavy else runs.light
+        samples = run_scenario(scenario, env, count)
+        reference = None
+        if scenario.reference is not None:
+            reference = run_scenario(scenario, env, count, scenario.reference)
+        line, missed = row(scenario, samples, reference)
         missed_any |= missed
         print(line + ("   << MISSED" if missed else ""), flush=True)
         if "--format" in scenario.argv:
-            print(f"{'':<36}{engine_note(samples[-1])}", flush=True)
+            print(f"{'':<50}{engine_note(samples[-1])}", flush=True)
+        if reference is not None:
+            ref_peak = max(s.peak_rss for s in reference) / MIB
+            ref_median = statistics.median(s.wall_ms for s in reference)
+            print(f"{'':<50}reference: {ref_median:.1f} ms median, {ref_peak:.1f} MiB", flush=True)
     return missed_any
+
+
+def warm_bytecode(python: str, root: Path, env: dict[str, str]) -> None:
+    """Compile tribunal's modules into the private byte-code cache before any measured run."""
+    where = Path(imported_from(python, root, env))
+    packages = [where, *(where / name for name in ("hooks", "lenses", "worktree"))]
+    subprocess.run(
+        [python, "-m", "compileall", "-q", *(str(p) for p in packages if p.is_dir())],
+        env=env,
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
 
 
 def imported_from(python: str, cwd: Path, env: dict[str, str]) -> str:

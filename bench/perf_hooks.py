@@ -19,13 +19,12 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from bench import perfgen
+from bench import perfgen, perfgen_big
 from bench.perf import MIB, Sample, measure
 
 CHANGED = 5
@@ -35,43 +34,18 @@ CONVENE_BUDGET_MS = 500.0
 def fast_import_repo(repo: Path, env: dict[str, str], files: int) -> None:
     """A repository whose ``origin/main`` has ``files`` files and whose ``main`` changes 5."""
     perfgen.init(repo, env)
-    stream = "".join(_stream(files))
-    subprocess.run(  # no reflog for origin/main: as `git clone` leaves it (fetched, not written)
-        ["git", "-c", "core.logAllRefUpdates=false", "fast-import", "--quiet"],
-        cwd=repo,
-        env=env,
-        input=stream.encode(),
-        check=True,
-    )
-    perfgen.git(repo, "config", "remote.origin.url", "https://example.com/bench.git", env=env)
-    fetch = "+refs/heads/*:refs/remotes/origin/*"  # as `git clone` sets it
-    perfgen.git(repo, "config", "remote.origin.fetch", fetch, env=env)
-    perfgen.git(
-        repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main", env=env
-    )
-    perfgen.git(repo, "read-tree", "main", env=env)  # an index, as a real checkout has
-
-
-def _stream(files: int) -> Iterator[str]:
-    def blob(mark: int, text: str) -> str:
-        data = text.encode()
-        return f"blob\nmark :{mark}\ndata {len(data)}\n{text}\n"
-
-    def commit(ref: str, mark: int, message: str, parent: int | None) -> str:
-        head = f"commit {ref}\nmark :{mark}\ncommitter Bench <b@example.com> 1767225600 +0000\n"
-        head += f"data {len(message)}\n{message}\n"
-        return head + (f"from :{parent}\n" if parent else "")
-
-    paths = [_path(n) for n in range(files)]
-    for n in range(files):
-        yield blob(n + 1, _content(n, 0))
-    yield commit("refs/remotes/origin/main", files + 1, "base", None)
-    yield "".join(f"M 100644 :{n + 1} {paths[n]}\n" for n in range(files)) + "\n"
     changed = [4, 5, 8, 9, 7]  # 2 modules, 2 tests, 1 doc
-    for i, n in enumerate(changed):
-        yield blob(files + 2 + i, _content(n, 1))
-    yield commit("refs/heads/main", files + 10, "change 5 files", files + 1)
-    yield "".join(f"M 100644 :{files + 2 + i} {paths[n]}\n" for i, n in enumerate(changed)) + "\n"
+    base = {_path(n): _content(n, 0) for n in range(files)}
+    head = {_path(n): _content(n, 1) for n in changed}
+    perfgen_big.fast_import(
+        repo,
+        env,
+        [
+            perfgen_big.Commit("refs/remotes/origin/main", "base", base),
+            perfgen_big.Commit("refs/heads/main", "change 5 files", head, parent=True),
+        ],
+    )
+    perfgen_big.remote_tracking(repo, env)
 
 
 def _path(n: int) -> str:

@@ -193,6 +193,14 @@ def ts_repo(repo: Path, env: Mapping[str, str], files: int = 300) -> None:
     git(repo, "add", "app/test/comp_1.test.ts", env=env)
 
 
-_PACKAGE_JSON = '{\n  "name": "app",\n  "private": true,\n  "devDependencies": {"jest": "^29.0.0"}\n}\n'
-_TSCONFIG = '{\n  "compilerOptions": {"strict": true, "module": "commonjs"},\n  "include": ["app"]\n}\n'
+_PACKAGE_JSON = """\
+{
+  "name": "app",
+  "private": true,
+  "devDependencies": {"jest": "^29.0.0"}
+}
+"""
+_TSCONFIG = (
+    '{\n  "compilerOptions": {"strict": true, "module": "commonjs"},\n  "include": ["app"]\n}\n'
+)
 _TS_HELPER = "export function helper(): number {\n  return 1;\n}\n"

@@ -33,8 +33,12 @@ class Commit(NamedTuple):
 def fast_import(repo: Path, env: Mapping[str, str], commits: Sequence[Commit]) -> None:
     """Write ``commits`` into ``repo`` (each one's tree is its parent's plus its changes)."""
     stream = "".join(_stream(commits)).encode()
-    subprocess.run(
-        ["git", "fast-import", "--quiet"], cwd=repo, env=dict(env), input=stream, check=True
+    subprocess.run(  # no reflog for origin/main: as `git clone` leaves it (fetched, not written)
+        ["git", "-c", "core.logAllRefUpdates=false", "fast-import", "--quiet"],
+        cwd=repo,
+        env=dict(env),
+        input=stream,
+        check=True,
     )
 
 
@@ -62,6 +66,8 @@ def _stream(commits: Sequence[Commit]) -> Iterator[str]:
 def remote_tracking(repo: Path, env: Mapping[str, str]) -> None:
     """Make ``origin/main`` look fetched: a remote URL and ``origin/HEAD``, plus an index."""
     perfgen.git(repo, "config", "remote.origin.url", "https://example.com/bench.git", env=env)
+    fetch = "+refs/heads/*:refs/remotes/origin/*"  # as `git clone` sets it
+    perfgen.git(repo, "config", "remote.origin.fetch", fetch, env=env)
     perfgen.git(
         repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main", env=env
     )
@@ -78,25 +84,36 @@ RENAMED = 2000
 UPDATED_TESTS = 500
 
 
-def big_commit_repo(repo: Path, env: Mapping[str, str]) -> int:
-    """The big push (see the module docstring); returns how many files ``main`` changes."""
+def big_commit_repo(repo: Path, env: Mapping[str, str], scale: int = 1) -> int:
+    """The big push (see the module docstring); returns how many files ``main`` changes.
+
+    ``scale`` divides every count (a test builds the same shape a hundred times smaller).
+    """
     perfgen.init(repo, env)
+    renamed, tests = RENAMED // scale, UPDATED_TESTS // scale
     base = {"pyproject.toml": _PYPROJECT, "README.md": "# app\n"}
-    base.update({_core(n): perfgen.python_module(n) for n in range(RENAMED)})
-    base.update({_core_test(n): _core_test_text(n, "core") for n in range(UPDATED_TESTS)})
-    head = {_core(n).replace("/core/", "/engine/"): perfgen.python_module(n) for n in range(RENAMED)}
-    head.update({_core_test(n): _core_test_text(n, "engine") for n in range(UPDATED_TESTS)})
-    head.update(_vendored())
-    head.update({f"proto/gen/svc_{n}_pb2.py": _protobuf(n) for n in range(PROTOBUF)})
-    head.update({f"migrations/versions/{n:04d}_step.py": _migration(n) for n in range(MIGRATIONS)})
-    head.update({f"docs/api/page_{n}.md": _doc_page(n) for n in range(DOC_PAGES)})
-    gone = [_core(n) for n in range(RENAMED)]
+    base.update({_core(n): perfgen.python_module(n) for n in range(renamed)})
+    base.update({_core_test(n): _core_test_text(n, "core") for n in range(tests)})
+    head = {_moved(n): perfgen.python_module(n) for n in range(renamed)}
+    head.update({_core_test(n): _core_test_text(n, "engine") for n in range(tests)})
+    head.update(_vendored(VENDORED_MODULES // scale, VENDORED_TESTS // scale))
+    head.update({f"proto/gen/svc_{n}_pb2.py": _protobuf(n) for n in range(PROTOBUF // scale)})
+    migrations = range(MIGRATIONS // scale)
+    head.update({f"migrations/versions/{n:04d}_step.py": _migration(n) for n in migrations})
+    head.update({f"docs/api/page_{n}.md": _doc_page(n) for n in range(DOC_PAGES // scale)})
+    gone = [_core(n) for n in range(renamed)]
     fast_import(
         repo,
         env,
         [
             Commit("refs/remotes/origin/main", "base", base),
-            Commit("refs/heads/main", "vendor httpkit, generated code, core -> engine", head, gone, True),
+            Commit(
+                "refs/heads/main",
+                "vendor httpkit, generated code, core -> engine",
+                head,
+                gone,
+                parent=True,
+            ),
         ],
     )
     remote_tracking(repo, env)
@@ -107,23 +124,28 @@ def _core(n: int) -> str:
     return f"pkg/core/sub{n % 40}/mod_{n}.py"
 
 
+def _moved(n: int) -> str:
+    return _core(n).replace("/core/", "/engine/")
+
+
 def _core_test(n: int) -> str:
     return f"tests/core/test_mod_{n}.py"
 
 
 def _core_test_text(n: int, package: str) -> str:
-    return perfgen.python_test(n).replace("from pkg import", f"from pkg.{package}.sub{n % 40} import")
+    module = f"pkg.{package}.sub{n % 40}"
+    return perfgen.python_test(n).replace("from pkg import", f"from {module} import")
 
 
-def _vendored() -> dict[str, str]:
+def _vendored(modules: int, tests: int) -> dict[str, str]:
     files = {"vendor/httpkit/__init__.py": '"""httpkit, vendored."""\n'}
     for sub in range(80):
         files[f"vendor/httpkit/sub{sub}/__init__.py"] = ""
-    for n in range(VENDORED_MODULES - len(files)):
+    for n in range(modules - len(files)):
         neighbour = f"from .mod_{n - 80} import func_{n - 80}_0\n" if n >= 80 else ""
         files[f"vendor/httpkit/sub{n % 80}/mod_{n}.py"] = neighbour + perfgen.python_module(n)
     files["vendor/httpkit/tests/__init__.py"] = ""
-    for n in range(VENDORED_TESTS - 1):  # with the __init__ above
+    for n in range(tests - 1):  # with the __init__ above
         text = perfgen.python_test(n).replace("from pkg import", f"from ..sub{n % 80} import")
         files[f"vendor/httpkit/tests/test_mod_{n}.py"] = text
     return files
@@ -145,7 +167,7 @@ def _migration(n: int) -> str:
         "from alembic import op\nimport sqlalchemy as sa\n\n"
         f'revision = "{n:04d}"\ndown_revision = {previous}\n\n\n'
         "def upgrade() -> None:\n"
-        f'    op.add_column("table_{n % 50}", sa.Column("col_{n}", sa.Integer(), nullable=True))\n\n\n'
+        f'    op.add_column("table_{n % 50}", sa.Column("col_{n}", sa.Integer()))\n\n\n'
         "def downgrade() -> None:\n"
         f'    op.drop_column("table_{n % 50}", "col_{n}")\n'
     )

@@ -6,7 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from bench import perf, perfgen
+import pytest
+
+from bench import perf, perfgen, perfgen_big, perfscenarios
 
 
 def test_measure_reports_wall_time_memory_exit_code_and_output(tmp_path: Path) -> None:
@@ -70,3 +72,55 @@ def test_the_suite_setup_benchmark_compares_both_ways(tmp_path: Path) -> None:
     assert any(line.startswith("before: linked worktree, full checkout") for line in lines)
     assert any(line.startswith("now: the suite's own repository") for line in lines)
     assert lines[-1].startswith("now / before = ")
+
+
+def test_the_ts_repository_stages_one_new_test_file(tmp_path: Path) -> None:
+    env = perfgen.bench_env(tmp_path / "home")
+    repo = tmp_path / "ts"
+    perfgen.ts_repo(repo, env, files=30)
+    tracked = perfgen.git(repo, "ls-files", env=env).splitlines()
+    staged = perfgen.git(repo, "diff", "--cached", "--name-status", env=env).splitlines()
+    assert len(tracked) == 31  # the 30 committed and the staged one
+    assert staged == ["A\tapp/test/comp_1.test.ts"]
+
+
+def test_the_big_push_has_renames_edits_and_additions_of_every_kind(tmp_path: Path) -> None:
+    env = perfgen.bench_env(tmp_path / "home")
+    repo = tmp_path / "big"
+    changed = perfgen_big.big_commit_repo(repo, env, scale=100)
+    status = perfgen.git(repo, "diff", "--name-status", "-M", "origin/main", "main", env=env)
+    kinds = [line[0] for line in status.splitlines()]
+    assert len(kinds) == changed
+    assert kinds.count("R") == perfgen_big.RENAMED // 100
+    assert kinds.count("M") == perfgen_big.UPDATED_TESTS // 100
+    paths = status.split()
+    assert any(p.endswith("_pb2.py") for p in paths) and any(p.endswith(".md") for p in paths)
+    assert perfgen.git(repo, "rev-parse", "--abbrev-ref", "origin/HEAD", env=env) == "origin/main"
+
+
+def test_a_row_with_the_reference_prints_the_ratio_and_misses_beyond_the_margin() -> None:
+    scenario = perfscenarios.Scenario("row", ("x",), Path("."), 100, 80, 0.3, ("ref",))
+    ours = [perf.Sample(40.0, 10 * perf.MIB, 0, "")] * 5
+    fast_reference = [perf.Sample(400.0, 50 * perf.MIB, 0, "")] * 5
+    slow_reference = [perf.Sample(50.0, 50 * perf.MIB, 0, "")] * 5
+    line, missed = perf.row(scenario, ours, fast_reference)
+    assert "0.10x the reference" in line and "<= 0.3x" in line and not missed
+    line, missed = perf.row(scenario, ours, slow_reference)
+    assert "0.80x the reference" in line and missed
+
+
+def test_the_reference_runs_only_where_it_has_the_same_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(perfscenarios.REFERENCE_ENV, "node '/opt/tribunal ts/cli.js'")
+    repos = perfscenarios.Repos(*(tmp_path,) * 3, "b300", tmp_path, "b3k", tmp_path)
+    rows = {s.name: s for s in perfscenarios.build(repos, "py", perfscenarios.ROWS)}
+    staged = rows["check --staged: 1 new TS test, 300 files"]
+    assert staged.reference == ("node", "/opt/tribunal ts/cli.js", "check", "--staged")
+    assert rows["range: 300 JS/TS (200 modules, 100 tests)"].reference == (
+        "node", "/opt/tribunal ts/cli.js", "check", "--base", "b300", "--head", "HEAD"
+    )  # fmt: skip
+    push = rows["convene at pre-push: 20,000-file Python commit"]
+    assert push.reference is None and push.fresh is not None and push.heavy
+    monkeypatch.delenv(perfscenarios.REFERENCE_ENV)
+    assert all(s.reference is None for s in perfscenarios.build(repos, "py", ("ts-staged",)))

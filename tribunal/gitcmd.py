@@ -228,9 +228,7 @@ class _BatchReader:
         """
         return [data for _, data in self.read_named(specs, limit, kind)]
 
-    def read_named(
-        self, specs: Sequence[str], limit: int, kind: bytes
-    ) -> list[tuple[bytes, Blob]]:
+    def read_named(self, specs: Sequence[str], limit: int, kind: bytes) -> list[tuple[bytes, Blob]]:
         """``read``, each answer with the object id git resolved the spec to."""
         stdin, stdout = self._pipes()
         stdin.write(b"".join(spec.encode("utf-8", "surrogateescape") + b"\n" for spec in specs))

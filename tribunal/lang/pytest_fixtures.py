@@ -41,6 +41,7 @@ RUN_HOOKS = frozenset(
     }
 )
 
+
 def imported_autouse(
     change: Change, path: str, index: ModuleIndex, hooks: bool = False
 ) -> list[str]:

@@ -1,0 +1,177 @@
+"""Memory stays bounded as the change grows: trees, sources and diff lines (issue 18).
+
+No test here is timed. They check what is kept: how many parsed trees are
+alive while a run goes over many generated files, that a tight bound changes
+no finding, and that the pieces the bound rests on (the cache, the change's
+sources, the compact diff lines, the batched git reads, the query walk) behave
+as the things they replace.
+"""
+
+from __future__ import annotations
+
+import ast
+import gc
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from tests.engine_helpers import change_between
+from tests.gitrepo import GitRepo
+from tribunal import change as change_module
+from tribunal.engine import analyze
+from tribunal.lang import trees
+from tribunal.lru import BoundedCache
+
+MODULES = 40
+
+
+def _module(n: int, factor: int) -> str:
+    return (
+        f'"""Module {n}."""\n\n\ndef f_{n}(x):\n    """Return x times {factor}; see g_{n}."""\n'
+        f"    return x * {factor}\n\n\ndef g_{n}(x):\n    # f_{n} does the work\n"
+        f"    return f_{n}(x) + {n}\n"
+    )
+
+
+def _test(n: int, extra: str = "") -> str:
+    return (
+        f"from pkg.mod_{n} import f_{n}\n\n\ndef test_f_{n}():\n    f_{n}(1)\n\n\n"
+        f"def test_g_{n}():\n    assert f_{n}(2) == {2 * n}\n{extra}"
+    )
+
+
+def _script(n: int, variant: int) -> str:
+    return (
+        f"import {{ helper }} from './helper';\n\n"
+        f"export function step{n}(value: number): number {{\n"
+        f"  return helper() + value * {variant} + {n};\n}}\n"
+    )
+
+
+@pytest.fixture
+def many_files(repo: GitRepo) -> tuple[str, str]:
+    """A range over ~160 files: Python modules and tests, TS modules; both sides parse."""
+    base = {f"pkg/mod_{n}.py": _module(n, 1) for n in range(MODULES)}
+    base |= {f"tests/test_mod_{n}.py": _test(n) for n in range(0, MODULES, 2)}
+    base |= {f"web/step{n}.ts": _script(n, 1) for n in range(MODULES)}
+    base["web/helper.ts"] = "export function helper(): number {\n  return 1;\n}\n"
+    head = {f"pkg/mod_{n}.py": _module(n, 2) for n in range(MODULES)}
+    empty = "\n\ndef test_new():\n    pass\n"
+    head |= {f"tests/test_mod_{n}.py": _test(n, empty) for n in range(MODULES)}
+    head |= {f"web/step{n}.ts": _script(n, 2) for n in range(MODULES)}
+    return repo.commit(base, "base"), repo.commit(head, "head")
+
+
+@pytest.fixture
+def bounded() -> Iterator[None]:
+    """Restore the default bound after a test that sets its own."""
+    yield
+    trees.configure()
+
+
+def _live_python_trees() -> int:
+    return sum(1 for obj in gc.get_objects() if type(obj) is ast.Module)
+
+
+def test_a_run_over_many_files_keeps_at_most_the_configured_trees_alive(
+    repo: GitRepo, many_files: tuple[str, str], bounded: None
+) -> None:
+    trees.configure(max_trees=4)
+    before = _live_python_trees()
+    alive: list[int] = []
+    ticks = 0
+
+    def sample(analyzer: str, done: int, total: int) -> None:
+        nonlocal ticks
+        ticks += 1
+        if ticks % 3 == 0:
+            alive.append(_live_python_trees() - before)
+
+    with change_between(repo, *many_files) as change:
+        report = analyze(change, progress=sample)
+        parsed = change.tree_cache().stats()
+    assert report.errors == ()
+    assert len(alive) > 50  # sampled all along every analyzer's walk
+    # The four the cache keeps, and at most the one an analyzer holds while it asks for the next.
+    assert max(alive) <= 4 + 1
+    assert parsed.entries <= 4 and parsed.evictions > MODULES  # the bound was what limited it
+
+
+def test_a_tight_bound_changes_no_finding(
+    repo: GitRepo, many_files: tuple[str, str], bounded: None
+) -> None:
+    def findings() -> list[tuple[str, str, int | None, str, str | None]]:
+        with change_between(repo, *many_files) as change:
+            report = analyze(change)
+        assert report.errors == ()
+        found = report.findings
+        return [(f.analyzer, f.file, f.line, f.verdict.name, f.fingerprint) for f in found]
+
+    roomy = findings()
+    trees.configure(max_trees=2)
+    tight = findings()
+    assert tight == roomy and len(roomy) > MODULES
+
+
+def test_the_change_keeps_sources_within_its_bound(
+    repo: GitRepo, many_files: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(change_module, "SOURCE_CACHE_BYTES", 20_000)
+    with change_between(repo, *many_files) as change:
+        for fc in change.files:
+            assert change.head_source(fc) is not None
+        kept = change._cache.stats()
+        again = change.head_source(change.files[0])  # read again, from git, whole
+    assert kept.cost <= 20_000 and kept.evictions > 0
+    assert again is not None and again.data.startswith(b'"""Module 0."""')
+
+
+def test_a_cache_evicts_the_least_recent_but_keeps_the_first_share() -> None:
+    cache: BoundedCache[str, int] = BoundedCache(max_entries=4, max_cost=100, protected_share=0.5)
+    for key in "abcdef":
+        cache.put(key, ord(key), 10)
+    # The first half of the bound (two entries) stays; the rest is least-recently-used.
+    assert [k for k in "abcdef" if k in cache] == ["a", "b", "e", "f"]
+    assert cache.get("e") == (ord("e"),) and cache.get("c") is None  # then the most recent
+    cache.put("big", 0, 1000)  # larger than the bound: kept alone with the first ones
+    assert "big" in cache and cache.stats().cost <= 1000 + 20
+
+
+def test_a_cache_tells_a_cached_none_from_a_miss_and_counts() -> None:
+    cache: BoundedCache[str, int | None] = BoundedCache(max_entries=8, max_cost=1000)
+    made = []
+    for _ in range(3):
+        value = cache.get_or_make("x", lambda: made.append(1), lambda v: 1)
+        assert value is None
+    assert len(made) == 1 and cache.get("x") == (None,) and cache.get("y") is None
+    stats = cache.stats()
+    assert (stats.entries, stats.misses) == (1, 1) and stats.hits >= 2
+
+
+def test_a_cache_stays_within_its_bound_under_threads() -> None:
+    cache: BoundedCache[int, int] = BoundedCache(max_entries=50, max_cost=500, protected_share=0.2)
+
+    def work(offset: int) -> None:
+        for n in range(2000):
+            cache.get_or_make((n * 7 + offset) % 300, lambda key=n: key, lambda v: 5)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stats = cache.stats()
+    assert stats.entries <= 50 and stats.cost <= 500 and stats.hits + stats.misses == 8000
+    assert stats.cost == 5 * stats.entries
+
+
+def test_trees_are_shared_by_content_whatever_the_path() -> None:
+    from tribunal.change import Source
+
+    cache = trees.new_cache()
+    data = b"def f():\n    return 1\n"
+    first = trees.python_tree(Source("a.py", data, cache))
+    again = trees.python_tree(Source("moved/b.py", data, cache))
+    assert first is again and cache.stats().misses == 1
+    assert trees.python_tree(Source("c.py", b"def (:\n", cache)) is None  # never raises
