@@ -117,6 +117,7 @@ _SOURCES = [
     "describe('s', () => {\n  it('t', async () => { await x(); expect(y).toBe(1); });\n"
     "  for (const k in o) { z += k; }\n  let w; w = 2; w += 3;\n});\n",
     "export function broken( {\n  return [1, 2\n}\nimport { q } from 'q'\n@x class\n",
+    "const a = require('./a'), r = requirex('./r');\nimport('./b').then(m => m.require('c'));\n",
 ]
 _QUERIES = [
     "(import_statement) @stmt (export_statement source: (_)) @stmt",
@@ -126,6 +127,8 @@ _QUERIES = [
     "(call_expression function: (_) @callee) (new_expression) @new"
     " (catch_clause parameter: (_) @b)",
     "[(identifier) (property_identifier)] @name",
+    '(call_expression function: (identifier) @fn (#eq? @fn "require")) @call',
+    "(call_expression function: (import)) @call",
 ]
 
 

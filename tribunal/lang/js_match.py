@@ -15,10 +15,12 @@ both on many files, broken ones included):
 - ``(type) @name`` and ``[(a) (b)] @name``: named nodes of those types;
 - ``(type field: (_) @name)``, ``(type field: (sub) @name)`` and
   ``(type field: [(a) (b)] @name)``: the named children in that field;
-- both at once (a capture on the node and on the child).
+- both at once (a capture on the node and on the child);
+- ``(#eq? @name "text")`` inside such a pattern: the node captured as ``name``
+  is exactly that text.
 
-Anything else (predicates, anonymous nodes, nested or several fields) is
-compiled as before (``parse_patterns`` returns None for it).
+Anything else (other predicates, anonymous nodes, nested or several fields)
+is compiled as before (``parse_patterns`` returns None for it).
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ class Pattern(NamedTuple):
     field: str | None = None
     child_types: frozenset[str] | None = None  # None: any named child
     child_capture: str | None = None
+    #: ``#eq?`` predicates: (capture name, the text it must be).
+    equal: tuple[tuple[str, bytes], ...] = ()
 
 
-_TOKEN = re.compile(r"\s*(\(|\)|\[|\]|@[\w.-]+|[\w.-]+:|[\w.-]+|\S)")
+_TOKEN = re.compile(r'\s*(\(|\)|\[|\]|@[\w.-]+|#[\w?!-]+|"(?:[^"\\]|\\.)*"|[\w.-]+:|[\w.-]+|\S)')
 
 
 def parse_patterns(source: str) -> tuple[Pattern, ...] | None:
@@ -82,10 +86,28 @@ def _pattern(tokens: list[str], at: int) -> tuple[Pattern, int] | None:
         if child is None:
             return None
         child_types, child_capture, at = child
+    equal: list[tuple[str, bytes]] = []
+    while _peek(tokens, at) == "(" and _peek(tokens, at + 1) == "#eq?":
+        predicate = _equal(tokens, at)
+        if predicate is None or predicate[0] != child_capture:
+            return None  # only on the field's child (the node's own capture comes after)
+        equal.append(predicate)
+        at += 5
     if _peek(tokens, at) != ")":
         return None
     capture, at = _capture(tokens, at + 1)
-    return Pattern(frozenset({node_type}), capture, field, child_types, child_capture), at
+    pattern = Pattern(frozenset({node_type}), capture, field, child_types, child_capture)
+    return pattern._replace(equal=tuple(equal)), at
+
+
+def _equal(tokens: list[str], at: int) -> tuple[str, bytes] | None:
+    """``(#eq? @name "text")`` -> ``(name, text)``: a plain string, no escapes."""
+    name, text, close = _peek(tokens, at + 2), _peek(tokens, at + 3), _peek(tokens, at + 4)
+    if not name.startswith("@") or close != ")" or len(text) < 2 or text[0] != '"':
+        return None
+    if "\\" in text:
+        return None
+    return name[1:], text[1:-1].encode()
 
 
 def _child(tokens: list[str], at: int) -> tuple[frozenset[str] | None, str | None, int] | None:
@@ -175,6 +197,8 @@ def _match(pattern: Pattern, node: Node, found: dict[str, list[Node]]) -> None:
         if not child.is_named:
             continue
         if pattern.child_types is not None and child.type not in pattern.child_types:
+            continue
+        if any(child.text != text for _, text in pattern.equal):
             continue
         if pattern.capture is not None:
             found.setdefault(pattern.capture, []).append(node)
