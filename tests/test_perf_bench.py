@@ -29,6 +29,11 @@ def test_generated_repositories_have_the_promised_shape(tmp_path: Path) -> None:
     tracked = perfgen.git(small, "ls-files", env=env).splitlines()
     staged = perfgen.git(small, "diff", "--cached", "--name-only", env=env).splitlines()
     assert len(tracked) == 40 and staged == ["tests/sub1/test_mod_1.py"]
+    ts = tmp_path / "ts"
+    perfgen.ts_repo(ts, env, files=30)
+    tracked = perfgen.git(ts, "ls-files", env=env).splitlines()
+    staged = perfgen.git(ts, "diff", "--cached", "--name-status", env=env).splitlines()
+    assert len(tracked) == 31 and staged == ["A\tapp/test/comp_1.test.ts"]  # 30 and a new test
     ranged = tmp_path / "range"
     base = perfgen.range_repo(ranged, env, changed=30, tests=10)
     changed = perfgen.git(ranged, "diff", "--name-only", base, "HEAD", env=env).splitlines()
@@ -72,16 +77,6 @@ def test_the_suite_setup_benchmark_compares_both_ways(tmp_path: Path) -> None:
     assert any(line.startswith("before: linked worktree, full checkout") for line in lines)
     assert any(line.startswith("now: the suite's own repository") for line in lines)
     assert lines[-1].startswith("now / before = ")
-
-
-def test_the_ts_repository_stages_one_new_test_file(tmp_path: Path) -> None:
-    env = perfgen.bench_env(tmp_path / "home")
-    repo = tmp_path / "ts"
-    perfgen.ts_repo(repo, env, files=30)
-    tracked = perfgen.git(repo, "ls-files", env=env).splitlines()
-    staged = perfgen.git(repo, "diff", "--cached", "--name-status", env=env).splitlines()
-    assert len(tracked) == 31  # the 30 committed and the staged one
-    assert staged == ["A\tapp/test/comp_1.test.ts"]
 
 
 def test_the_big_push_has_renames_edits_and_additions_of_every_kind(tmp_path: Path) -> None:

@@ -23,10 +23,26 @@ from typing import TypeVar
 S = TypeVar("S")
 
 
-class LineTable(Mapping[int, str]):
+class _Numbered:
+    """Membership, order and size over sorted line numbers (a ``range`` or an array)."""
+
+    __slots__ = ("_numbers",)
+    _numbers: Sequence[int]
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, int) and _find(self._numbers, number) >= 0
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._numbers)
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+
+class LineTable(_Numbered, Mapping[int, str]):
     """Line number -> text, for the lines of one side of a file's diff."""
 
-    __slots__ = ("_ends", "_numbers", "_text")
+    __slots__ = ("_ends", "_text")
 
     def __init__(self, lines: Mapping[int, str]) -> None:
         numbers = list(lines)
@@ -44,15 +60,6 @@ class LineTable(Mapping[int, str]):
         start = self._ends[index - 1] if index else 0
         return self._text[start : self._ends[index]]
 
-    def __contains__(self, number: object) -> bool:
-        return isinstance(number, int) and _find(self._numbers, number) >= 0
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._numbers)
-
-    def __len__(self) -> int:
-        return len(self._numbers)
-
     def __repr__(self) -> str:
         return f"LineTable({dict(self.items())!r})"
 
@@ -61,10 +68,10 @@ class LineTable(Mapping[int, str]):
         return LineSet(self._numbers)
 
 
-class LineSet(Set[int]):
+class LineSet(_Numbered, Set[int]):
     """A read-only set of line numbers, sorted; set operations give frozensets."""
 
-    __slots__ = ("_numbers",)
+    __slots__ = ()
 
     def __init__(self, numbers: Sequence[int]) -> None:
         self._numbers = numbers
@@ -72,15 +79,6 @@ class LineSet(Set[int]):
     @classmethod
     def _from_iterable(cls, values: Iterable[S]) -> frozenset[S]:
         return frozenset(values)
-
-    def __contains__(self, number: object) -> bool:
-        return isinstance(number, int) and _find(self._numbers, number) >= 0
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._numbers)
-
-    def __len__(self) -> int:
-        return len(self._numbers)
 
     def __repr__(self) -> str:
         return f"LineSet({set(self._numbers)!r})"
