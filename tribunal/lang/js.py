@@ -80,8 +80,8 @@ def find(language: str, source: str, node: Node) -> dict[str, list[Node]]:
     and microseconds to run it; a walk of a few hundred nodes costs less than
     the compiling (``tribunal.lang.js_match``). Once a query has walked its
     budget of nodes, or when it uses syntax the walk does not answer, it is
-    compiled and run in C from then on. Both give the same captures, in
-    source order.
+    compiled and run in C from then on. Both give the same captures, each
+    list in source order (``source_order``), so no result depends on which ran.
     """
     key = (language, source)
     patterns = _walkable(language, source)
@@ -90,7 +90,15 @@ def find(language: str, source: str, node: Node) -> dict[str, list[Node]]:
 
         if js_match.BUDGET.spend(key, node.descendant_count + js_match.CALL_COST):
             return js_match.matches(patterns, node)
-    return captures(query(language, source), node)
+    found = captures(query(language, source), node)
+    for nodes in found.values():  # QueryCursor's own order is not the source's
+        nodes.sort(key=source_order)
+    return found
+
+
+def source_order(node: Node) -> tuple[int, int]:
+    """Sort key of nodes in the order they are written: by start, an enclosing node first."""
+    return node.start_byte, -node.end_byte
 
 
 @cache

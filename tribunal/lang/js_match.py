@@ -29,6 +29,8 @@ import re
 import threading
 from typing import TYPE_CHECKING, NamedTuple
 
+from tribunal.lang.js import source_order
+
 if TYPE_CHECKING:
     from tree_sitter import Language, Node
 
@@ -184,7 +186,7 @@ def matches(patterns: tuple[Pattern, ...], node: Node) -> dict[str, list[Node]]:
             _match(pattern, current, found)
         stack.extend(reversed(current.children))
     for nodes in found.values():
-        nodes.sort(key=_start)  # stable: at one start, the outer node's capture first
+        nodes.sort(key=source_order)  # as js.find orders the compiled query's captures
     return found
 
 
@@ -205,9 +207,6 @@ def _match(pattern: Pattern, node: Node, found: dict[str, list[Node]]) -> None:
         if pattern.child_capture is not None:
             found.setdefault(pattern.child_capture, []).append(child)
 
-
-def _start(node: Node) -> int:
-    return node.start_byte
 
 
 class Budget:
