@@ -94,9 +94,7 @@ def _project_setup(change: Change, path: str, text: str) -> tuple[str, ...]:
             "hooks around it could not be read",
         )
     reasons: list[str] = []
-    directories = ancestor_dirs(posixpath.dirname(path))
-    change.prefetch_head([posixpath.join(d, name) for d in directories for name in _CONFIG_NAMES])
-    for directory in directories:
+    for directory in ancestor_dirs(posixpath.dirname(path)):
         reasons.extend(_DIRS.get(change, directory, _dir_reader(change, directory)))
     reasons.extend(_cypress_support(change, path))
     for spec in _relative_imports(text):
@@ -111,6 +109,9 @@ def _dir_reader(change: Change, directory: str) -> Callable[[], tuple[str, ...]]
 
 
 def _configs_in(change: Change, directory: str) -> tuple[str, ...]:
+    # Every config name here and in the directories above (asked next): one batch for git.
+    above = ancestor_dirs(directory)
+    change.prefetch_head([posixpath.join(d, name) for d in above for name in _CONFIG_NAMES])
     reasons: list[str] = []
     for name in _CONFIG_NAMES:
         config = posixpath.join(directory, name) if directory else name
@@ -271,7 +272,10 @@ def _resolve(change: Change, importer: str, spec: str) -> str | None:
     if not ext or ext not in (*_EXTENSIONS, ".json"):
         candidates += [base + e for e in (*_EXTENSIONS, ".d.ts")]
         candidates += [posixpath.join(base, "index" + e) for e in _EXTENSIONS]
-    found = [posixpath.normpath(c) for c in candidates]
-    found = [c for c in found if not (c.startswith("..") or c in (".", "/"))]
-    change.prefetch_head(found)  # one round trip to git for every name a bundler would try
-    return next((c for c in found if change.read_head(c) is not None), None)
+    for candidate in candidates:
+        candidate = posixpath.normpath(candidate)
+        if candidate.startswith("..") or candidate in (".", "/"):
+            continue
+        if change.read_head(candidate) is not None:
+            return candidate
+    return None

@@ -82,14 +82,14 @@ def resolve_module(change: Change, importer: str, module: str) -> str | None:
             *change.config.python_roots,
             *ancestor_dirs(posixpath.dirname(importer)),
         ]
-    candidates = []
     for root in dict.fromkeys(roots):
         stem = posixpath.join(root, *parts) if parts else root
         for candidate in (f"{stem}.py", posixpath.join(stem, "__init__.py")):
-            if not (candidate.startswith("/") or candidate == ".py"):
-                candidates.append(candidate)
-    change.prefetch_head(candidates)  # one round trip to git for every place it may be
-    return next((c for c in candidates if change.read_head(c) is not None), None)
+            if candidate.startswith("/") or candidate == ".py":
+                continue
+            if change.read_head(candidate) is not None:
+                return candidate
+    return None
 
 
 def _autouse_in(change: Change, path: str, name: str, hops: int, hooks: bool = False) -> str:
