@@ -14,6 +14,7 @@ from tribunal.analyzers.hallucinated_symbol.tree import Side, TreeView
 from tribunal.change import Change
 
 if TYPE_CHECKING:
+    from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet
     from tribunal.analyzers.hallucinated_symbol.packages import ProjectEnv
 
 
@@ -22,6 +23,10 @@ class Run:
         self.change = change
         self.ignore = IgnoreOracle(change)
         self._trees: dict[Side, TreeView] = {}
+        #: What each JS/TS file of a side exports itself (no ``export *`` followed), by
+        #: (side, path, read as a declaration file), noted while its tree was at hand: a
+        #: compact summary, so a file judged early and asked about late is not parsed again.
+        self.own_exports: dict[tuple[Side, str, bool], ExportSet] = {}
 
     def tree(self, side: Side) -> TreeView:
         if side not in self._trees:

@@ -167,11 +167,31 @@ class ScriptSide:
         )
         return Outcome(Verdict.CONTRADICTED, imp.line, imp.end_line, key, title, detail)
 
-    def _own_exports(self, tree: FileTree, path: str) -> ExportSet | None:
-        """What the file itself exports (``export *`` never carries a default)."""
+    def _own_exports(
+        self,
+        tree: FileTree,
+        path: str,
+        declaration: bool = False,
+        commonjs: bool = True,
+        language: str | None = None,
+    ) -> ExportSet | None:
+        """What the file itself exports (``export *`` never carries a default).
+
+        Noted by the import reader for the side's own changed files (``Run.own_exports``,
+        always with their CommonJS set); anything else is parsed here.
+        """
+        key = (self.side, path, declaration)
+        own_file = tree is self.tree and commonjs
+        if own_file and key in self.run.own_exports:
+            return self.run.own_exports[key]
         parsed = self._parse(tree, path)
-        language = language_of(path)
-        return read_exports(parsed, language) if parsed is not None and language else None
+        language = language or language_of(path)
+        if parsed is None or not language:
+            return None
+        own = read_exports(parsed, language, declaration, commonjs=commonjs)
+        if own_file:
+            self.run.own_exports[key] = own
+        return own
 
     def _with_twins(self, tree: FileTree, path: str) -> ExportSet:
         """Exports of ``path`` and of its twins (``y.js`` + ``y.d.ts``): the type checker reads
@@ -357,12 +377,15 @@ class ScriptSide:
     def _collect(self, tree: FileTree, path: str, depth: int) -> ExportSet:
         if is_sfc(path):
             return self._component(tree, path)
-        parsed = self._parse(tree, path)
-        if parsed is None:
+        own = self._own_exports(
+            tree,
+            path,
+            is_declaration(path),
+            commonjs=tree is self.tree,
+            language=language_of(path) or "javascript",
+        )
+        if own is None:
             return ExportSet(frozenset(), uncertain=f"{path} cannot be read")
-        declaration = path.endswith((".d.ts", ".d.mts", ".d.cts"))
-        language = language_of(path) or "javascript"
-        own = read_exports(parsed, language, declaration, commonjs=tree is self.tree)
         names = set(own.names)
         uncertain = own.uncertain
         for star in own.stars:
@@ -407,6 +430,11 @@ class ScriptSide:
     def _all_pass(self, imp: JsImport) -> list[Outcome]:
         keys = [imp.specifier, *(f"{imp.specifier}:{n.name}" for n in imp.names)]
         return [passed(imp.line, imp.end_line, key) for key in keys]
+
+
+def is_declaration(path: str) -> bool:
+    """A TypeScript declaration file, whose declarations may be exported implicitly."""
+    return path.endswith((".d.ts", ".d.mts", ".d.cts"))
 
 
 def _parse(source: Source, language: str) -> Tree:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, read_imports
-from tribunal.analyzers.hallucinated_symbol.js_judge import ScriptSide
+from tribunal.analyzers.hallucinated_symbol.js_judge import ScriptSide, is_declaration
 from tribunal.analyzers.hallucinated_symbol.js_sfc import component_imports
 from tribunal.analyzers.hallucinated_symbol.language import ImportHalf, Removal
 from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
@@ -44,7 +45,12 @@ class ScriptImports(ImportHalf[JsImport, ScriptSide]):
         if source is None or not is_js_family(language):
             return None
         assert language is not None
-        return read_imports(js_tree(source, language), language)
+        tree = js_tree(source, language)
+        declaration = is_declaration(path)
+        key = (side, path, declaration)
+        if key not in self.run.own_exports:  # asked for later by importers and removals
+            self.run.own_exports[key] = read_exports(tree, language, declaration)
+        return read_imports(tree, language)
 
     def mentions(self, imp: JsImport, words: frozenset[str]) -> bool:
         stems = {_STEM.sub("", part) for part in imp.specifier.split("/")}
