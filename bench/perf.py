@@ -158,6 +158,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--only", nargs="+", choices=perfscenarios.ROWS, help="only these rows (default: all)"
     )
     parser.add_argument("--check", action="store_true", help="exit 1 on a target missed widely")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"every row once on repositories {perfscenarios.QUICK_SCALE} times smaller "
+        "(that the benchmark runs; the numbers judge nothing)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the generated repositories")
     parser.add_argument(
         "--wheel",
@@ -165,13 +171,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also measure a wheel of the working tree installed in a fresh venv",
     )
     args = parser.parse_args(argv)
-    runs = Runs(max(args.runs, 5), max(args.heavy_runs, 1))
+    runs = Runs(max(args.runs, 5), max(args.heavy_runs, 1), judged=not args.quick)
+    if args.quick:
+        runs = Runs(1, 1, judged=False)
+        print(f"quick: sizes divided by {perfscenarios.QUICK_SCALE}, one run each, "
+              "targets not judged", flush=True)  # fmt: skip
     rows = tuple(args.only or perfscenarios.ROWS)
     root = Path(tempfile.mkdtemp(prefix="tribunal-perf-"))
     env = perfgen.bench_env(root / "home")
     (root / "home").mkdir()
     try:
-        repos = perfscenarios.generate(root, env, rows)
+        scale = perfscenarios.QUICK_SCALE if args.quick else 1
+        repos = perfscenarios.generate(root, env, rows, scale)
         installs = [("as installed here", sys.executable)]
         if args.wheel:
             installs.append(("wheel of the working tree", str(perfinstall.wheel_python(root))))
@@ -196,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 class Runs:
     light: int
     heavy: int
+    #: Whether the targets are judged (not on a quick run's small repositories).
+    judged: bool = True
 
 
 def measure_all(scenarios: list[Scenario], env: dict[str, str], runs: Runs) -> bool:
@@ -211,6 +224,7 @@ def measure_all(scenarios: list[Scenario], env: dict[str, str], runs: Runs) -> b
         if scenario.reference is not None:
             reference = run_scenario(scenario, env, count, scenario.reference)
         line, missed = row(scenario, samples, reference)
+        missed &= runs.judged
         missed_any |= missed
         print(line + ("   << MISSED" if missed else ""), flush=True)
         if "--format" in scenario.argv:

@@ -55,20 +55,32 @@ class Repos:
 ROWS = ("floor", "version", "py-staged", "ts-staged", "range-300", "range-3000", "push-20000")
 
 
-def generate(root: Path, env: dict[str, str], rows: tuple[str, ...]) -> Repos:
-    """The repositories ``rows`` need (the others are left as empty paths)."""
+#: ``--quick`` divides every repository's size by this: the same work, small enough
+#: for a test or CI to run every row in seconds (its numbers judge nothing).
+QUICK_SCALE = 50
+
+
+def generate(root: Path, env: dict[str, str], rows: tuple[str, ...], scale: int = 1) -> Repos:
+    """The repositories ``rows`` need (the others are left as empty paths).
+
+    ``scale`` divides every size (files, changed files, tests) for a quick run.
+    """
     paths = {name: root / name for name in ("small", "ts", "range300", "range3k", "big")}
     bases = {"range300": "", "range3k": ""}
     if {"floor", "version", "py-staged"} & set(rows):
-        perfgen.small_repo(paths["small"], env)
+        perfgen.small_repo(paths["small"], env, files=max(2000 // scale, 10))
     if "ts-staged" in rows:
-        perfgen.ts_repo(paths["ts"], env)
+        perfgen.ts_repo(paths["ts"], env, files=max(300 // scale, 12))
     if "range-300" in rows:
-        bases["range300"] = perfgen.range_repo(paths["range300"], env)
+        bases["range300"] = perfgen.range_repo(
+            paths["range300"], env, changed=max(300 // scale, 3), tests=max(100 // scale, 1)
+        )
     if "range-3000" in rows:
-        bases["range3k"] = perfgen.range_repo(paths["range3k"], env, changed=3000, tests=1000)
+        bases["range3k"] = perfgen.range_repo(
+            paths["range3k"], env, changed=max(3000 // scale, 3), tests=max(1000 // scale, 1)
+        )
     if "push-20000" in rows:
-        perfgen_big.big_commit_repo(paths["big"], env)
+        perfgen_big.big_commit_repo(paths["big"], env, scale=scale)
     return Repos(
         paths["small"],
         paths["ts"],

@@ -119,3 +119,31 @@ def test_the_reference_runs_only_where_it_has_the_same_command(
     assert push.reference is None and push.fresh is not None and push.heavy
     monkeypatch.delenv(perfscenarios.REFERENCE_ENV)
     assert all(s.reference is None for s in perfscenarios.build(repos, "py", ("ts-staged",)))
+
+
+def test_the_quick_benchmark_runs_every_row_with_a_memory_figure() -> None:
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.perf", "--quick", "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"quick: sizes divided by {perfscenarios.QUICK_SCALE}")
+    names = [s.name for s in perfscenarios.build(_no_repos(), sys.executable, perfscenarios.ROWS)]
+    assert len(names) == len(perfscenarios.ROWS)
+    for name in names:
+        [line] = [line for line in lines if line.startswith(name)]
+        runs, median, _, _, _, peak_mib = line[len(name) :].split()[:6]
+        assert runs == "1" and float(median) > 0 and 5 < float(peak_mib) < 1000, line
+        assert "exit [0]" in line or "exit [1]" in line, line  # judged, never crashed
+    assert "MISSED" not in proc.stdout  # a quick run's numbers judge nothing
+
+
+def _no_repos() -> perfscenarios.Repos:
+    nowhere = Path("nowhere")
+    return perfscenarios.Repos(nowhere, nowhere, nowhere, "b", nowhere, "b", nowhere)
