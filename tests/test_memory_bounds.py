@@ -175,3 +175,26 @@ def test_trees_are_shared_by_content_whatever_the_path() -> None:
     again = trees.python_tree(Source("moved/b.py", data, cache))
     assert first is again and cache.stats().misses == 1
     assert trees.python_tree(Source("c.py", b"def (:\n", cache)) is None  # never raises
+
+
+def test_declarations_kept_for_the_whole_change_hold_no_tree(bounded: None) -> None:
+    from tribunal.analyzers.comment_code_drift.changes import declarations
+    from tribunal.change import Source
+
+    def live_functions() -> int:
+        gc.collect()
+        return sum(1 for obj in gc.get_objects() if type(obj) is ast.FunctionDef)
+
+    trees.configure(max_trees=2)
+    cache = trees.new_cache()
+    before = live_functions()
+    kept = [
+        declarations(Source(f"m{n}.py", _module(n, 1).encode(), cache), f"m{n}.py")
+        for n in range(30)
+    ]
+    # two functions in each of the two trees the cache keeps, none for each file kept
+    assert live_functions() - before <= 2 * 2
+    first = kept[0]
+    assert first is not None and set(first) == {"f_0", "g_0"}
+    # renaming locals parses the file again when asked, with the same answer
+    assert first["f_0"][0].renamed() == first["f_0"][0].renamed() != ""

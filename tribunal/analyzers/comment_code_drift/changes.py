@@ -25,6 +25,7 @@ from tribunal.paths import is_js_family, language_of
 
 if TYPE_CHECKING:
     from tribunal.lang.js_decls import JsDecl
+    from tribunal.lang.py_decls import PyDecl
 
 Span = tuple[int, int]
 
@@ -137,21 +138,24 @@ def _same(olds: list[Entry], news: list[Entry]) -> bool:
 
 
 def declarations(source: Source | None, path: str | None) -> Decls | None:
-    """Qualified name -> entries (name, normalized text, spans); None if unparseable."""
+    """Qualified name -> entries (name, normalized text, spans); None if unparseable.
+
+    The entries keep no tree: a run holds every changed file's entries until
+    it has seen them all (a moved declaration is found in another file), and a
+    tree each would undo the bound on parsed trees. ``Entry.renamed`` finds its
+    declaration again, in a tree parsed anew if need be, when it is asked.
+    """
     if source is None or path is None:
         return {}
     language = language_of(path)
     out: Decls = defaultdict(list)
     if language == "python":
         from tribunal.lang import py_decls
-        from tribunal.lang.trees import python_tree
 
-        tree = python_tree(source)
-        if tree is None:
+        found = _python_decls(source)
+        if found is None:
             return None
-        for decl in py_decls.python_decls(tree):
-            if decl.kind == "assignment" and "." in decl.qualname:
-                continue  # class attributes: data fields named like ordinary words
+        for qualname, decl in found:
             doc = py_decls.docstring_node(decl.node) if decl.kind != "assignment" else None
             docspan = (doc.lineno, doc.end_lineno or doc.lineno) if doc is not None else None
             entry = Entry(
@@ -160,31 +164,69 @@ def declarations(source: Source | None, path: str | None) -> Decls | None:
                 decl.first_line,
                 (decl.first_line, decl.last_line),
                 docspan,
-                partial(py_decls.normalized_up_to_locals, decl),
+                _renamed_later(source, language, qualname, len(out[qualname])),
             )
-            out[decl.qualname].append(entry)
+            out[qualname].append(entry)
     elif is_js_family(language) and language is not None:
         from tribunal.lang import js_decls
         from tribunal.lang.trees import js_tree
 
         if js_tree(source, language).root_node.has_error:
             out[UNREADABLE] = []  # recovery may have lost declarations: none are "removed"
-        for jd in js_decls.declarations(source, language):
-            if jd.kind == "variable" and "." in jd.qualname:
-                continue  # class fields, like Python class attributes
+        for qualname, jd in _js_decls(source, language):
             text = UNREADABLE if jd.node.has_error else js_decls.normalized(jd, language)
-            renamed = _js_renamed(jd, language, text)
+            if text == UNREADABLE:
+                renamed: Callable[[], str] = partial(str, UNREADABLE)
+            else:
+                renamed = _renamed_later(source, language, qualname, len(out[qualname]))
             span = (_js_first_line(jd), jd.last_line)
-            out[jd.qualname].append(Entry(jd.name, text, jd.first_line, span, None, renamed))
+            out[qualname].append(Entry(jd.name, text, jd.first_line, span, None, renamed))
     return out
 
 
-def _js_renamed(jd: JsDecl, language: str, text: str) -> Callable[[], str]:
+def _python_decls(source: Source) -> list[tuple[str, PyDecl]] | None:
+    """(qualified name, declaration) in source order, class attributes left out."""
+    from tribunal.lang import py_decls
+    from tribunal.lang.trees import python_tree
+
+    tree = python_tree(source)
+    if tree is None:
+        return None
+    return [
+        (decl.qualname, decl)
+        for decl in py_decls.python_decls(tree)
+        if not (decl.kind == "assignment" and "." in decl.qualname)
+    ]
+
+
+def _js_decls(source: Source, language: str) -> list[tuple[str, JsDecl]]:
+    """(qualified name, declaration) in source order, class fields left out."""
     from tribunal.lang import js_decls
 
-    if text == UNREADABLE:
-        return partial(str, UNREADABLE)
-    return partial(js_decls.normalized_up_to_locals, jd, language)
+    return [
+        (jd.qualname, jd)
+        for jd in js_decls.declarations(source, language)
+        if not (jd.kind == "variable" and "." in jd.qualname)
+    ]
+
+
+def _renamed_later(source: Source, language: str, qualname: str, ordinal: int) -> Callable[[], str]:
+    """``normalized_up_to_locals`` of the ``ordinal``-th ``qualname``, holding only the bytes."""
+    path, data, trees = source.path, source.data, source.trees
+
+    def renamed() -> str:
+        again = Source(path, data, trees)
+        if language == "python":
+            from tribunal.lang import py_decls
+
+            found = [d for q, d in _python_decls(again) or () if q == qualname]
+            return py_decls.normalized_up_to_locals(found[ordinal])
+        from tribunal.lang import js_decls
+
+        found_js = [d for q, d in _js_decls(again, language) if q == qualname]
+        return js_decls.normalized_up_to_locals(found_js[ordinal], language)
+
+    return renamed
 
 
 def _js_first_line(jd: JsDecl) -> int:
