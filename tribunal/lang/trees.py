@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 #: Memory (MiB, estimated) the run may keep in parsed trees; ``$TRIBUNAL_TREE_CACHE_MIB``.
 CACHE_ENV = "TRIBUNAL_TREE_CACHE_MIB"
-DEFAULT_MIB = 40
+DEFAULT_MIB = 24
 #: At most this many trees, whatever their size.
 MAX_TREES = 4096
 #: Bytes of tree per byte of source, measured (``ast``: ~53, tree-sitter: ~40).
