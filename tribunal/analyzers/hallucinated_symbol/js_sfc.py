@@ -12,8 +12,6 @@ uncertain.
 
 from __future__ import annotations
 
-import dataclasses
-
 from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet, read_exports
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, JsName, read_imports
 from tribunal.change import Source
@@ -59,6 +57,4 @@ def _may_export(block: ScriptBlock, path: str) -> bool:
 
 def _shifted(imp: JsImport, offset: int) -> JsImport:
     names = tuple(JsName(n.name, n.line + offset) for n in imp.names)
-    return dataclasses.replace(
-        imp, line=imp.line + offset, end_line=imp.end_line + offset, names=names
-    )
+    return imp._replace(line=imp.line + offset, end_line=imp.end_line + offset, names=names)
