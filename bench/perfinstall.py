@@ -31,7 +31,7 @@ def wheel_python(scratch: Path, source: Path = SOURCE) -> Path:
     tree, dist, venv = scratch / "src", scratch / "dist", scratch / "venv"
     shutil.copytree(source, tree, ignore=_SKIP, symlinks=True)
     _pip("wheel", "--no-deps", "--quiet", "--wheel-dir", str(dist), str(tree))
-    (wheel,) = dist.glob("tribunal-*.whl")
+    (wheel,) = dist.glob("tribunal_gate-*.whl")  # the distribution is tribunal-gate
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     _pip("--python", str(python), "install", "--no-deps", "--quiet", str(wheel))
