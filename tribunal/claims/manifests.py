@@ -21,12 +21,12 @@ names (``dynamic = ["dependencies"]`` filled by a build plugin) is *opaque*.
 from __future__ import annotations
 
 import configparser
-import json
 import re
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from tribunal.bounds import load_json, load_toml
 
 _NAME = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?=$|[\[(<>=!~;@,\s])")
 _EGG = re.compile(r"[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -88,17 +88,17 @@ def parse_manifest(path: str, text: str, force: str | None = None) -> Declared:
     kind = force or kind_of(path)
     try:
         if kind == "pyproject.toml":
-            _pyproject(tomllib.loads(text), out)
+            _pyproject(load_toml(text), out)
         elif kind == "Pipfile":
-            _pipfile(tomllib.loads(text), out)
+            _pipfile(load_toml(text), out)
         elif kind == "setup.cfg":
             _setup_cfg(text, out)
         elif kind == "package.json":
-            _package_json(json.loads(text), out)
+            _package_json(load_json(text), out)
         elif kind == "requirements":
             _requirements(text, "requirements", out)
             out.lock, out.maybe_lock = lock_evidence(text, out)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError, configparser.Error) as exc:
+    except (ValueError, configparser.Error) as exc:
         out.error = f"{path}: not parseable ({type(exc).__name__}: {exc})"
     return out
 

@@ -24,11 +24,12 @@ BLOCK_TAG = "tribunal"
 #: The info string of a block of claims a model proposed: advisory until adopted.
 PROPOSED_TAG = "tribunal-proposed"
 
-_FENCE_OPEN = lazy(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n]*)$")
+_FENCE_OPEN = lazy(r" {0,3}(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)")
 _BULLET = lazy(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
 _CHECKBOX = lazy(r"^\[[ xX]\]\s*")
-_TRAILING_COMMENT = lazy(r"\s+(?:#|//).*$")
-_HTML_COMMENT = lazy(r"<!--.*?-->")
+#: ``(?<!\s)``: a match starts only where a run of spaces does; without it every
+#: space of a long run restarts the scan of the run (quadratic on hostile text).
+_TRAILING_COMMENT = lazy(r"(?<!\s)\s+(?:#|//).*$")
 
 
 class ClaimLine(NamedTuple):
@@ -122,9 +123,27 @@ def _closing_line(lines: list[str], start: int, fence: str) -> int:
     return len(lines)
 
 
+def strip_html_comments(text: str) -> str:
+    """``text`` without ``<!-- ... -->`` comments; an unclosed ``<!--`` stays as it is.
+
+    A scan with ``str.find`` rather than ``<!--.*?-->``: that pattern rescans
+    the rest of the line from every ``<!--`` when none is closed (quadratic).
+    """
+    out: list[str] = []
+    index = 0
+    while (start := text.find("<!--", index)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(text[index:start])
+        index = end + 3
+    out.append(text[index:])
+    return "".join(out)
+
+
 def _strip_decoration(text: str) -> str:
     """Drop comments, bullets, checkboxes and emphasis around a claim."""
-    body = _HTML_COMMENT().sub("", text).strip()
+    body = strip_html_comments(text).strip()
     if not body or body.startswith(("#", "//", "<!--", ">")):
         return ""
     body = _CHECKBOX().sub("", _BULLET().sub("", body))

@@ -124,9 +124,11 @@ def range_messages(git: Git, revs: str | None) -> list[CommitMessage]:
 def commit_claims(commit: CommitMessage) -> list[ClaimLine]:
     """Claims of one commit message: its ```` ```tribunal ```` blocks, then its trailers."""
     found = list(block_claims(commit.message) or [])
-    lines = commit.message.split("\n")
+    where = _trailer_lines(commit.message.split("\n"))
     for value in commit.trailers:
-        claim = parse_claim(value, _trailer_line(lines, value))
+        words = value.split(maxsplit=1)
+        line = where.get(words[0] if words else value) or commit.message.count("\n") + 1
+        claim = parse_claim(value, line)
         if claim is not None:
             found.append(claim)
     return found
@@ -164,16 +166,21 @@ def _as_claims(lines: Iterable[ClaimLine], source: str, origin: str) -> Iterator
         yield Claim(parsed.key, parsed.arg, source, parsed.line, origin)
 
 
-def _trailer_line(lines: list[str], value: str) -> int:
-    """Where a trailer sits in its message (the last match: trailers end a message)."""
-    pattern = re.compile(rf"^\s*{re.escape(TRAILER)}\s*[:=]\s*(.*)$", re.IGNORECASE)
-    first_word = value.split()[0] if value.split() else value
-    best = 0
+def _trailer_lines(lines: list[str]) -> dict[str, int]:
+    """The line of the last ``Tribunal-Claim:`` trailer by the first word of its value.
+
+    One pass over the message (trailers end a message, so the last one wins);
+    looking each trailer up again in every line was quadratic in a message
+    made of trailers.
+    """
+    pattern = re.compile(rf"\s*{re.escape(TRAILER)}\s*[:=](.*)", re.IGNORECASE)
+    where: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
         match = pattern.match(line)
-        if match and match[1].strip().startswith(first_word):
-            best = number
-    return best or max(len(lines), 1)
+        words = match[1].split(maxsplit=1) if match else []
+        if words:
+            where[words[0]] = number
+    return where
 
 
 def _read(cwd: Path, name: str, root: Path | None, flag: str) -> tuple[str, str]:

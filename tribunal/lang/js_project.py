@@ -23,6 +23,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from tribunal.bounds import load_json
 from tribunal.change import Change
 from tribunal.findings import Verdict
 from tribunal.lang.js_judge import Judgement
@@ -48,7 +49,12 @@ _CONFIG_NAMES = (
 #: Config keys that name files loaded around every test.
 _SETUP_KEYS = ("setupFilesAfterEnv", "setupFiles", "require", "file", "preload", "helpers")
 _SETUP_KEY = re.compile(r"\b(" + "|".join(_SETUP_KEYS) + r")\b['\"]?\s*[:=]\s*")
-_STRING = re.compile(r"""(['"`])((?:(?!\1)[^\\\n]|\\.)*)\1""")
+_QUOTES = "'\"`"
+_QUOTE = re.compile(r"""['"`]""")
+#: The body of a string after its opening quote, by quote: it ends at that quote or a newline.
+_STRING_BODIES = {q: re.compile(rf"(?:[^{q}\\\n]|\\.)*") for q in _QUOTES}
+_LITERAL = re.compile(r"(?:true|false|null)\b")
+_WORD_RUN = re.compile(r"\S+")
 _REQUIRE_ASSERTIONS = re.compile(r"\brequireAssertions\s*:\s*true\b")
 #: What registers a hook or demands an assertion in every test.
 _HOOK = re.compile(
@@ -56,7 +62,7 @@ _HOOK = re.compile(
     r"|\bmochaHooks\b|\bhasAssertions\s*\(|\bexpect\s*\.\s*assertions\s*\("
 )
 _RELATIVE_IMPORT = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.{1,2}/[^'"\n]+)\1"""
+    r"""(?:\bfrom\s*|\bimport\s*(?:\(\s*)?|\brequire\s*\(\s*)(['"])(\.{1,2}/[^'"\n]+)\1"""
 )
 
 _PATHS: PerChange[str, tuple[str, ...]] = PerChange()
@@ -140,8 +146,8 @@ def _config_reasons(change: Change, config: str, text: str) -> Iterator[str]:
 def _package_sections(text: str) -> str:
     """The ``jest``, ``mocha`` and ``ava`` sections of a package.json, as JSON text."""
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
+        data = load_json(text)
+    except ValueError:
         return ""
     if not isinstance(data, dict):
         return ""
@@ -149,45 +155,104 @@ def _package_sections(text: str) -> str:
 
 
 def _setup_values(text: str) -> Iterator[tuple[str, list[str] | None]]:
-    """Each setup key with its string values; None when the value is not literal strings."""
+    """Each setup key with its string values; None when the value is not literal strings.
+
+    Positions, never slices of the rest: one pass over ``text`` whatever it holds
+    (a key inside a value already read is not read again).
+    """
+    read_to = 0
     for match in _SETUP_KEY.finditer(text):
-        rest = text[match.end() :]
-        if rest.startswith("["):
-            end = rest.find("]")
-            inner = rest[1:end] if end >= 0 else ""
-            strings = [m.group(2) for m in _STRING.finditer(inner)]
-            leftover = _STRING.sub("", inner).replace(",", "").strip()
-            yield match.group(1), strings if end >= 0 and not _code(leftover) else None
-        elif rest[:1] in ("'", '"', "`"):
-            found = _STRING.match(rest)
-            yield match.group(1), [found.group(2)] if found else None
-        elif rest[:1] in ("t", "f", "n") and re.match(r"(true|false|null)\b", rest):
-            continue  # ``require: false`` and the like load nothing
-        elif rest[:1] == "-":
-            yield match.group(1), _yaml_list(rest)
-        elif rest.startswith(("./", "../")):  # an unquoted YAML scalar
-            yield match.group(1), [rest.split()[0].rstrip(",")]
-        else:
-            yield match.group(1), None
-
-
-def _yaml_list(rest: str) -> list[str] | None:
-    """``require:\\n  - ./a.js`` in a .mocharc.yml (``rest`` starts at the first item)."""
-    values = []
-    for line in rest.splitlines():
-        item = line.strip()
-        if not item:
+        at = match.end()
+        if match.start() < read_to:
             continue
-        if not item.startswith("- "):
+        values, read_to = _setup_value(text, at)
+        if values is not _LOADS_NOTHING:
+            yield match.group(1), values
+
+
+_LOADS_NOTHING: list[str] = []
+
+
+def _setup_value(text: str, at: int) -> tuple[list[str] | None, int]:
+    """The value of a setup key at ``at`` and where it ends."""
+    head = text[at : at + 1]
+    if head == "[":
+        end = text.find("]", at)
+        if end < 0:
+            return None, len(text)
+        strings, leftover = _list_strings(text[at + 1 : end])
+        return (None if _code(leftover.replace(",", "")) else strings), end + 1
+    if head and head in _QUOTES:
+        value, end = _string_at(text, at)
+        return ([value] if value is not None else None), end
+    if head in ("t", "f", "n") and (literal := _LITERAL.match(text, at)):
+        return _LOADS_NOTHING, literal.end()  # ``require: false`` and the like load nothing
+    if head == "-":
+        return _yaml_list(text, at)
+    if text.startswith(("./", "../"), at):  # an unquoted YAML scalar
+        word = _WORD_RUN.match(text, at)
+        return [word[0].rstrip(",")] if word else None, word.end() if word else at
+    return None, at
+
+
+def _string_at(text: str, at: int) -> tuple[str | None, int]:
+    """The JS/YAML string literal opening at ``at`` (None if unclosed) and where it ends."""
+    body = _STRING_BODIES[text[at]].match(text, at + 1)
+    end = body.end() if body else at + 1
+    if text.startswith(text[at], end):
+        return text[at + 1 : end], end + 1
+    return None, end
+
+
+def _list_strings(inner: str) -> tuple[list[str], str]:
+    """The string literals of a list's inside, and what is left around them."""
+    strings: list[str] = []
+    leftover: list[str] = []
+    index = 0
+    while (quote := _QUOTE.search(inner, index)) is not None:
+        leftover.append(inner[index : quote.start()])
+        value, index = _string_at(inner, quote.start())
+        if value is None:
+            leftover.append(inner[quote.start() : index])
+        else:
+            strings.append(value)
+    leftover.append(inner[index:])
+    return strings, "".join(leftover)
+
+
+def _yaml_list(text: str, at: int) -> tuple[list[str] | None, int]:
+    """``require:\\n  - ./a.js`` in a .mocharc.yml (``at`` is the first item)."""
+    values = []
+    index = at
+    while index < len(text):
+        end = text.find("\n", index)
+        end = len(text) if end < 0 else end
+        item = text[index:end].strip()
+        if item and not item.startswith("- "):
             break
-        values.append(item[2:].strip().strip("'\""))
-    return values or None
+        if item:
+            values.append(item[2:].strip().strip("'\""))
+        index = end + 1
+    return values or None, index
 
 
 def _code(leftover: str) -> bool:
     """Anything but comments between the strings of a list (``path.join(...)``)."""
-    stripped = re.sub(r"//[^\n]*|/\*.*?\*/", "", leftover, flags=re.DOTALL)
-    return bool(stripped.strip())
+    index = 0
+    while index < len(leftover):
+        if leftover.startswith("//", index):
+            end = leftover.find("\n", index)
+            index = len(leftover) if end < 0 else end
+        elif leftover.startswith("/*", index):
+            end = leftover.find("*/", index + 2)
+            if end < 0:
+                return True  # an unclosed comment: not a list Tribunal can read
+            index = end + 2
+        elif leftover[index].isspace():
+            index += 1
+        else:
+            return True
+    return False
 
 
 def _setup_file(change: Change, config: str, key: str, value: str) -> str:

@@ -134,11 +134,11 @@ def pytest_section(
 
 
 def _toml_options(text: str) -> Mapping[str, Any] | None:
-    import tomllib  # only when a pyproject.toml exists: keeps the hook's start fast
+    from tribunal.bounds import load_toml  # only when a pyproject.toml exists
 
     try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeError):
+        data = load_toml(text)
+    except ValueError:  # TOMLDecodeError, UnicodeError and TooDeep alike
         return None
     pytest = data.get("tool", {}).get("pytest")
     if not isinstance(pytest, dict):

@@ -100,6 +100,7 @@ def read_exports(
 
 _JSDOC_TYPE = re.compile(r"@(?:typedef|callback)\b")
 _IDENTIFIER = re.compile(r"\s*([A-Za-z_$][\w$]*)")
+_MAX_JSDOC_TYPE = 4000
 
 
 _EXPORT_WORD = re.compile(rb"\bexport\b")
@@ -195,17 +196,26 @@ def jsdoc_types(text: str) -> list[str] | None:
         while index < len(text) and text[index] in " \t":
             index += 1
         if text.startswith("{", index):
-            depth = 0
-            while index < len(text):
-                depth += {"{": 1, "}": -1}.get(text[index], 0)
-                index += 1
-                if depth == 0:
-                    break
-        name = _IDENTIFIER.match(text, index)
+            index = _after_braces(text, index)
+        name = _IDENTIFIER.match(text, index) if index >= 0 else None
         if name is None:
             return None
         out.append(name[1])
     return out
+
+
+def _after_braces(text: str, index: int) -> int:
+    """Where the ``{...}`` group opening at ``index`` ends; -1 when it does not close soon.
+
+    Bounded: a JSDoc type is short, and a scan to the end of the text from
+    every tag of a file full of unclosed ``@typedef {`` would be quadratic.
+    """
+    depth = 0
+    for offset, char in enumerate(text[index : index + _MAX_JSDOC_TYPE]):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return index + offset + 1
+    return -1
 
 
 def _export(node: Node, names: set[str], stars: list[str]) -> str | None:

@@ -9,7 +9,6 @@ disk under the repository root and never written.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import DiskTree, FileTree
+from tribunal.bounds import load_json
 
 #: Node's core modules (``node:`` prefixed or bare), subpaths included.
 NODE_BUILTINS = frozenset(
@@ -50,7 +50,7 @@ def read_manifest(tree: FileTree, path: str) -> dict[str, Any] | None:
     if text is None:
         return None
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except ValueError:
         return None
     return data if isinstance(data, dict) else None

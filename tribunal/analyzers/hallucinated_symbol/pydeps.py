@@ -60,11 +60,11 @@ def _declared_in(tree: FileTree, directory: str) -> Iterator[str]:
 
 
 def _load_toml(text: str) -> dict[str, Any]:
-    import tomllib  # manifests are read only when an import is judged against them
+    from tribunal.bounds import load_toml  # only when an import is judged against manifests
 
     try:
-        return tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+        return load_toml(text)
+    except ValueError:
         return {}
 
 
@@ -131,7 +131,7 @@ def _requirements(tree: FileTree, path: str, seen: set[str]) -> Iterator[str]:
         line = raw.split(" #", 1)[0].strip()
         if not line or line.startswith("#"):
             continue
-        include = re.match(r"(?:-r|--requirement|-c|--constraint)\s*=?\s*(\S+)", line)
+        include = re.match(r"(?:-r|--requirement|-c|--constraint)\s*(?:=\s*)?(\S+)", line)
         if include:
             yield from _requirements(tree, _relative(path, include[1]), seen)
         elif line.startswith(("-e", "--editable")) or not line.startswith("-"):

@@ -20,11 +20,13 @@ from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
 from tribunal.treegrep import grep_files
 
-#: Text in a package ``__init__`` that makes modules appear without files.
+#: Text in a package ``__init__`` that makes modules appear without files. The subscript
+#: is bounded: unbounded, every ``sys.modules[`` before one ``]`` rescanned up to it.
 _REGISTRY = re.compile(
-    r"sys\.modules\s*\[[^\]]*\]\s*=|modules\.(?:setdefault|update)\s*\(|\bmeta_path\b|\bpath_hooks\b"
+    r"sys\.modules\s*\[[^\]]{0,300}\]\s*=|modules\.(?:setdefault|update)\s*\(|\bmeta_path\b|\bpath_hooks\b"
 )
 _INITS = ("__init__.py", "__init__.pyi")
+_MAX_ALIASES = 50
 
 
 def registry_doubt(tree: FileTree, directory: str) -> str | None:
@@ -96,8 +98,10 @@ def assigned_doubt(
 def _sets_attribute(text: str, stem: str, name: str) -> bool:
     """``<stem or an alias>.<name> = ...`` or ``setattr(<stem or an alias>, ...)`` in ``text``;
     generous on purpose (an alias is any ``as`` name of an import naming ``stem``)."""
-    found = re.findall(rf"\b{re.escape(stem)}\s+as\s+(\w+)", text)
-    owners = "|".join(re.escape(n) for n in (stem, *found))
+    found = set(re.findall(rf"\b{re.escape(stem)}\s+as\s+(\w+)", text))
+    if len(found) > _MAX_ALIASES:  # each alias is one more alternative tried at every offset
+        return True
+    owners = "|".join(re.escape(n) for n in (stem, *sorted(found)))
     pattern = rf"\b(?:{owners})\s*\.\s*{re.escape(name)}\s*=(?!=)|setattr\(\s*(?:{owners})\b"
     return re.search(pattern, text) is not None
 

@@ -37,11 +37,11 @@ def _from_pyproject(tree: FileTree) -> Iterator[str]:
     text = tree.text("pyproject.toml")
     if text is None:
         return
-    import tomllib  # only when the file exists
+    from tribunal.bounds import load_toml  # only when the file exists
 
     try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+        data = load_toml(text)
+    except ValueError:
         return
     tool = _dict(data.get("tool"))
     setuptools = _dict(tool.get("setuptools"))

@@ -43,7 +43,7 @@ def may_check(parts: Sequence[str]) -> bool:
     return any(CHECK_WORDS.intersection(split_words(part)) for part in parts)
 
 
-_LINE_NOTE = lazy(r"\s*\(?(?:at )?line \d+\)?")
+_LINE_NOTE = lazy(r"(?<!\s)\s*\(?(?:at )?line \d+\)?")  # starts where a space run does
 
 
 class Lazy:

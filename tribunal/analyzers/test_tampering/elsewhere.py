@@ -29,7 +29,9 @@ _OTHER_FILE = {
     "python": lazy(r"\bassert\w*\b|\bfail\w*\s*\(|AssertionError"),
     "js": lazy(r"\b(?:expect|assert\w*|should|fail)\b|AssertionError"),
 }
-_JS_IMPORT = lazy(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}/[^'"]+)['"]""")
+_JS_IMPORT = lazy(
+    r"""(?:\bfrom\s*|\bimport\s*(?:\(\s*)?|\brequire\s*\(\s*)['"](\.{1,2}/[^'"]+)['"]"""
+)
 
 
 def family(path: str) -> str:

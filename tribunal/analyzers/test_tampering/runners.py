@@ -13,11 +13,11 @@ define ``it``/``describe`` as globals count for a global call.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from typing import NamedTuple
 
+from tribunal.bounds import load_json
 from tribunal.change import Change
 from tribunal.lang.per_change import PerChange
 from tribunal.lang.pytest_naming import ancestor_dirs
@@ -125,7 +125,7 @@ def _collect(change: Change, directory: str) -> RepoRunners:
 
 def _from_package(text: str) -> list[tuple[str, str]]:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except ValueError:
         return []
     if not isinstance(data, dict):

@@ -13,7 +13,6 @@ alone: a value that is not a literal is compared as written.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import shlex
 from collections.abc import Iterator, Mapping
@@ -23,6 +22,7 @@ from tribunal.analyzers.test_tampering.common import fresh
 from tribunal.analyzers.test_tampering.js_tautology import descendants
 from tribunal.analyzers.test_tampering.runners import commands_in
 from tribunal.analyzers.test_tampering.selection import Narrowing, js_config, report
+from tribunal.bounds import load_json
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding
@@ -63,7 +63,7 @@ def _settings(path: str, source: Source) -> Settings:
     name = posixpath.basename(path)
     if name.endswith(".json"):
         try:
-            data = json.loads(source.text)
+            data = load_json(source.text)
         except ValueError:
             return {}
         if name == "package.json":
@@ -185,7 +185,7 @@ def _script_map(source: Source | None) -> dict[str, str]:
     if source is None:
         return {}
     try:
-        data = json.loads(source.text)
+        data = load_json(source.text)
     except ValueError:
         return {}
     scripts = data.get("scripts") if isinstance(data, dict) else None

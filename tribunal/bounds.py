@@ -1,0 +1,64 @@
+"""Limits that keep work bounded on hostile input: how deep parsed data may nest.
+
+A change can hold a ``package.json`` whose ``exports`` nest 5,000 deep, or a
+``pyproject.toml`` of nested arrays: the stdlib parsers then raise
+``RecursionError`` (not ``ValueError``), and any recursive walk over what they
+return could too. ``load_json`` and ``load_toml`` turn both into the
+``ValueError`` callers already treat as "not parseable", so the file degrades
+(to UNVERIFIED, or to being skipped) while the others are judged as usual.
+No real manifest or config nests anywhere near ``MAX_DATA_DEPTH``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Deepest nesting of lists and mappings accepted in JSON, TOML and YAML data.
+MAX_DATA_DEPTH = 100
+
+
+class TooDeep(ValueError):
+    """Data nested deeper than ``MAX_DATA_DEPTH`` (or than the parser could follow)."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """``json.loads``; raises ``ValueError`` (``TooDeep`` past the depth limit) when it fails."""
+    import json
+
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise TooDeep("nested too deeply to parse") from None
+    check_depth(data)
+    return data
+
+
+def load_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads``; raises ``ValueError`` (``TooDeep`` past the depth limit) when it fails."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise TooDeep("nested too deeply to parse") from None
+    check_depth(data)
+    return data
+
+
+def check_depth(data: object, limit: int = MAX_DATA_DEPTH) -> None:
+    """Raise ``TooDeep`` when lists and mappings in ``data`` nest more than ``limit`` deep.
+
+    Iterative, so it cannot itself run out of stack; it visits each container once.
+    """
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            raise TooDeep(f"nested more than {limit} levels deep")
+        stack.extend((child, depth + 1) for child in children)
