@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 CONFIG_NAME = "tribunal.yml"
 CONFIG_ENV = "TRIBUNAL_CONFIG"
+#: A real tribunal.yml is a few hundred bytes.
+MAX_CONFIG_CHARS = 256 * 1024
 
 
 @cache
@@ -119,6 +121,8 @@ def parse_config(text: str, name: str) -> Config:
 
     from tribunal.config_schema import Where
 
+    if len(text) > MAX_CONFIG_CHARS:  # composing a huge document costs seconds of nodes
+        raise ConfigError(f"{name}: larger than {MAX_CONFIG_CHARS} characters; not read")
     node = _compose(text, name)
     if node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")):
         return Config(source=name)  # empty, comments only, or a bare ``---``

@@ -13,50 +13,45 @@ from typing import Any
 
 from tribunal.bounds import load_json
 
-#: A run of characters that needs no decision: everything but quotes, slashes and commas.
-_PLAIN = re.compile(r'[^"/,]+')
-#: The body of a string after its opening quote (it ends at the quote, or at a newline).
-_STRING_BODY = re.compile(r'(?:[^"\\\n]|\\.)*')
+#: Text that needs no decision: anything but commas, and slashes or quotes only as
+#: a lone slash or a whole string (each alternative starts with its own character).
+_PLAIN = re.compile(r'(?:[^"/,]|/(?![/*])|"(?:[^"\\\n]|\\.)*")+')
+#: Commas with only whitespace between them: only the last can be a trailing one.
+_COMMAS = re.compile(r"(?:,\s*)+")
+#: The rest of a string that is not closed on its line.
+_UNCLOSED = re.compile(r'"(?:[^"\\\n]|\\.)*')
 _CLOSERS = "]}"
 
 
 def strip_comments(text: str) -> str:
     """``text`` without ``//`` and ``/* */`` comments and without trailing commas."""
     out: list[str] = []
-    comma: int | None = None  # where in ``out`` a comma waits to see what follows it
+    commas: int | None = None  # where in ``out`` a run of commas waits to see what follows
     index = 0
     while index < len(text):
-        char = text[index]
-        if char == "/" and text.startswith("//", index):
+        if text.startswith("//", index):
             end = text.find("\n", index)
             index = len(text) if end < 0 else end
             continue
-        if char == "/" and text.startswith("/*", index):
+        if text.startswith("/*", index):
             end = text.find("*/", index + 2)
             if end < 0:  # unclosed: left in place, so that the JSON is invalid
                 out.append(text[index:])
                 break
             index = end + 2
             continue
-        if char == '"':
-            body = _STRING_BODY.match(text, index + 1)
-            end = body.end() if body else index + 1
-            end += text.startswith('"', end)
-            piece = text[index:end]
-        elif char in "/,":
-            piece, end = char, index + 1
-        else:
-            plain = _PLAIN.match(text, index)
-            end = plain.end() if plain else index + 1
-            piece = text[index:end]
-        index = end
-        if comma is not None and piece.strip():
-            if piece.lstrip()[0] in _CLOSERS:
-                out[comma] = ""
-            comma = None
-        if piece == ",":
-            comma = len(out)
-        out.append(piece)
+        piece = (_COMMAS if text[index] == "," else _PLAIN).match(text, index)
+        found = piece[0] if piece else _UNCLOSED.match(text, index)[0]  # type: ignore[index]
+        index += len(found)
+        if commas is not None and found.strip():
+            if found.lstrip()[0] in _CLOSERS:
+                run = out[commas]
+                last = run.rindex(",")
+                out[commas] = run[:last] + run[last + 1 :]
+            commas = None
+        if found[0] == ",":
+            commas = len(out)
+        out.append(found)
     return "".join(out)
 
 

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 _NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
 _EGG = re.compile(r"#egg=([A-Za-z0-9._-]+)")
-_REQ_FILES = re.compile(r"^(?:.*[-_.])?requirements?(?:[-_.].*)?\.(?:txt|in)$", re.I)
 _SETUP_KEYWORDS = ("install_requires", "extras_require", "tests_require", "setup_requires")
 
 
@@ -51,12 +50,34 @@ def _declared_in(tree: FileTree, directory: str) -> Iterator[str]:
         if text is not None:
             yield from read(text)
     for name in sorted(tree.children(directory)):
-        if _REQ_FILES.match(name):
+        if is_requirements_name(name):
             yield from _requirements(tree, join(directory, name), set())
     req_dir = join(directory, "requirements")
     for name in sorted(tree.children(req_dir)):
         if name.endswith((".txt", ".in")):
             yield from _requirements(tree, join(req_dir, name), set())
+
+
+def is_requirements_name(name: str) -> bool:
+    """``requirements.txt``, ``dev-requirements.in``, ``requirement_test.txt`` and the like.
+
+    ``[prefix[-_.]]requirement[s][[-_.]suffix].(txt|in)``, found with ``str.find``:
+    as a regex (two ``.*`` around the word) it was cubic in a long file name.
+    """
+    stem, dot, ext = name.lower().rpartition(".")
+    if not dot or ext not in ("txt", "in"):
+        return False
+    word = "requirement"
+    index = stem.find(word)
+    while index >= 0:
+        end = index + len(word)
+        ends = (end, end + 1) if stem.startswith("s", end) else (end,)
+        if (index == 0 or stem[index - 1] in "-_.") and any(
+            e == len(stem) or stem[e] in "-_." for e in ends
+        ):
+            return True
+        index = stem.find(word, index + 1)
+    return False
 
 
 def _load_toml(text: str) -> dict[str, Any]:
