@@ -177,16 +177,19 @@ def _convene_fresh(
     config = trusted.config
     change = range_change(git, repo.workdir, config, rng)
     claims_lens = any("claim-reconciliation" in p.runnable for p in plans)
-    if claims_lens:
-        _attach_claims(change, repo.workdir)
     advisory = _consult_council(git, rng, config, progress) if council else None
     if claims_lens and advisory is not None:
         advisory = _judge_council_claims(change, advisory)
+
+    def prepare() -> None:  # in the analyzers' child, under the convene's deadline
+        if claims_lens:
+            _attach_claims(change, repo.workdir)
+
     making = time.monotonic()
     with sandbox(repo.workdir, repo.common_dir, rng.head) as box:
         sandbox_ms = _ms(making)
         budget = float((config.raw.get("convene") or {}).get("timeout", DEFAULT_BUDGET))
-        outcomes = convene_members(plans, change, box, config, budget, progress)
+        outcomes = convene_members(plans, change, box, config, budget, progress, prepare)
     if trusted.layout is not None:
         outcomes = _with_pushed_layout(git, repo, rng, trusted.layout, outcomes)
     members = [_member(o) for o in outcomes]

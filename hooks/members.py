@@ -1,20 +1,25 @@
 """Run the council: each lens casts a member verdict, within one time budget.
 
 Analyzer lenses share one ``Change`` (its reads are cached, and neither it nor
-git's batch reader is thread-safe), so they run one after another in a worker
-thread; the suite lens, which mostly waits on a subprocess, runs beside them.
-The main thread only waits, reports progress, and enforces the budget: a lens
-still running when it runs out becomes ERROR. A lens's verdict is the worst of
+git's batch reader is thread-safe), so they run one after another, together
+with the claims parser (``prepare``), in a child process forked before any
+thread starts. Python's ``re`` holds the GIL for a whole match, so a thread
+cannot be stopped mid-match; a process can: at the deadline the child is
+killed and every analyzer lens it had not finished is ERROR. The suite lens,
+which mostly waits on a subprocess, runs beside it in a thread. The main
+thread only waits (in ``time.sleep``, which a signal interrupts cleanly),
+reports progress, and enforces the budget. A lens's verdict is the worst of
 its findings (PASS when it has none), or ERROR when it could not complete.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from tribunal.change import Change
 from tribunal.config import Config
@@ -23,6 +28,9 @@ from tribunal.hooks.progress import Progress
 from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_on_commit
 from tribunal.lenses import LensPlan
 from tribunal.worktree.sandbox import Sandbox
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 MemberVerdict = Literal["PASS", "UNVERIFIED", "CONTRADICTED", "ERROR"]
 
@@ -45,7 +53,6 @@ class _Board:
 
     done: dict[str, Outcome] = field(default_factory=dict)
     running: dict[str, float] = field(default_factory=dict)
-    changed: threading.Event = field(default_factory=threading.Event)
 
 
 def convene_members(
@@ -55,20 +62,19 @@ def convene_members(
     config: Config,
     budget: float,
     progress: Progress,
+    prepare: Callable[[], None] = lambda: None,
 ) -> list[Outcome]:
-    """Every member's outcome, in ``plans`` order."""
+    """Every member's outcome, in ``plans`` order; ``prepare`` runs in the analyzers' child."""
     board = _Board()
     stop = threading.Event()
     analyzers = [p for p in plans if p.lens.kind == "analyzers"]
     suites = [p for p in plans if p.lens.kind == "suite"]
+    child = _AnalyzerChild(analyzers, change, prepare) if analyzers else None
     workers = [
-        threading.Thread(
-            target=_each, args=(board, analyzers, lambda p: _analyze(p, change, progress))
-        ),
-        threading.Thread(
-            target=_each, args=(board, suites, lambda p: _suite(p, box, config, stop))
-        ),
+        threading.Thread(target=_each, args=(board, suites, lambda p: _suite(p, box, config, stop)))
     ]
+    if child is not None:
+        workers.append(threading.Thread(target=child.collect, args=(board, stop)))
     for thread in workers:
         thread.daemon = True
         thread.start()
@@ -76,8 +82,11 @@ def convene_members(
         _wait(board, len(plans), time.monotonic() + budget, progress)
         finished = dict(board.done)
     finally:
-        stop.set()  # stops the suite's process group; analyzers past the budget are abandoned
-        workers[1].join(timeout=10)
+        stop.set()  # stops the suite's process group and kills the analyzers' child
+        if child is not None:
+            child.kill()
+        for thread in workers:
+            thread.join(timeout=10)
     return [finished.get(p.lens.id) or _overrun(p, budget) for p in plans]
 
 
@@ -91,29 +100,106 @@ def _wait(board: _Board, total: int, deadline: float, progress: Progress) -> Non
         if len(reported) >= total or time.monotonic() >= deadline:
             return
         progress.heartbeat(dict(board.running))
-        board.changed.wait(min(0.2, max(0.0, deadline - time.monotonic())))
-        board.changed.clear()
+        time.sleep(min(0.05, max(0.0, deadline - time.monotonic())))
 
 
 def _each(board: _Board, plans: Sequence[LensPlan], judge: Callable[[LensPlan], Outcome]) -> None:
     for plan in plans:
         started = time.monotonic()
         board.running[plan.lens.id] = started
-        try:
-            outcome = judge(plan)
-        except Exception as exc:  # a bug in a member must not take the others down
-            outcome = Outcome(plan, "ERROR", error=f"{type(exc).__name__}: {exc}")
-        elapsed = (time.monotonic() - started) * 1000
-        board.done[plan.lens.id] = Outcome(
-            outcome.plan,
-            outcome.verdict,
-            outcome.findings,
-            elapsed,
-            outcome.error,
-            plan.notes + outcome.notes,
+        _record(board, plan, _judged(plan, judge), started)
+
+
+def _judged(plan: LensPlan, judge: Callable[[LensPlan], Outcome]) -> Outcome:
+    try:
+        return judge(plan)
+    except Exception as exc:  # a bug in a member must not take the others down
+        return Outcome(plan, "ERROR", error=f"{type(exc).__name__}: {exc}")
+
+
+def _record(board: _Board, plan: LensPlan, outcome: Outcome, started: float) -> None:
+    elapsed = (time.monotonic() - started) * 1000
+    board.done[plan.lens.id] = Outcome(
+        outcome.plan,
+        outcome.verdict,
+        outcome.findings,
+        elapsed,
+        outcome.error,
+        plan.notes + outcome.notes,
+    )
+    board.running.pop(plan.lens.id, None)
+
+
+class _AnalyzerChild:
+    """The analyzer lenses (and ``prepare``) in a forked child that can be killed."""
+
+    def __init__(
+        self, plans: Sequence[LensPlan], change: Change, prepare: Callable[[], None]
+    ) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.plans = list(plans)
+        self._reader, writer = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_child_main, args=(writer, self.plans, change, prepare), daemon=True
         )
-        board.running.pop(plan.lens.id, None)
-        board.changed.set()
+        self._process.start()  # before any thread of ours exists: a fork copies only this one
+        writer.close()
+
+    def collect(self, board: _Board, stop: threading.Event) -> None:
+        """Move the child's reports to ``board`` until it is done, dies or is stopped."""
+        by_id = {p.lens.id: p for p in self.plans}
+        started = time.monotonic()
+        while not stop.is_set():
+            try:
+                if not self._reader.poll(0.05):
+                    continue
+                lens_id, outcome = self._reader.recv()
+            except (EOFError, OSError):
+                break
+            if outcome is None:
+                started = time.monotonic()
+                board.running[lens_id] = started
+            else:
+                _record(board, by_id[lens_id], outcome, started)
+        self._process.join(timeout=5)
+        code = self._process.exitcode
+        if code and not stop.is_set():  # died on its own: a crash, not the deadline
+            how = f"signal {-code}" if code < 0 else f"exit {code}"
+            for plan in self.plans:
+                if plan.lens.id not in board.done:
+                    error = f"the analyzer process died ({how}) before this lens finished"
+                    _record(board, plan, Outcome(plan, "ERROR", error=error), started)
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join(timeout=5)
+        with contextlib.suppress(OSError):
+            self._reader.close()
+
+
+def _child_main(
+    writer: Connection, plans: Sequence[LensPlan], change: Change, prepare: Callable[[], None]
+) -> None:
+    """In the child: signals back to their defaults (the parent handles them and kills us)."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+    try:
+        prepare()
+    except Exception as exc:
+        error = f"reading the claims failed: {type(exc).__name__}: {exc}"
+        for plan in plans:
+            writer.send((plan.lens.id, Outcome(plan, "ERROR", error=error)))
+        return
+    for plan in plans:
+        writer.send((plan.lens.id, None))
+        writer.send((plan.lens.id, _judged(plan, lambda p: _analyze(p, change))))
+    writer.close()
 
 
 def _analyze(plan: LensPlan, change: Change, progress: Progress | None = None) -> Outcome:

@@ -169,7 +169,7 @@ def own_delimiters(pattern: re.Pattern[str] | re.Pattern[bytes]) -> list[str]:
     chars = {ch for ch in chars if not ch.isalnum()} | {"a", "1"}  # letters: in the words
     out = sorted(chars) + sorted(words)
     out += [f"{w} " for w in sorted(words)] + [f"{w}." for w in sorted(words)]
-    return out + ["'\\", '"\\', " \\"]
+    return [*out, "'\\", '"\\', " \\"]
 
 
 def _literals(parsed: object, chars: set[str], words: set[str]) -> None:
