@@ -28,6 +28,7 @@ from tribunal.hooks.progress import Progress
 from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_on_commit
 from tribunal.lenses import LensPlan
 from tribunal.worktree.sandbox import Sandbox
+from tribunal.worktree.signals import signals_blocked
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -144,7 +145,8 @@ class _AnalyzerChild:
         self._process = context.Process(
             target=_child_main, args=(writer, self.plans, change, prepare), daemon=True
         )
-        self._process.start()  # before any thread of ours exists: a fork copies only this one
+        with signals_blocked():  # a signal in the child before it resets its handlers
+            self._process.start()  # before any thread of ours exists: a fork copies only it
         writer.close()
 
     def collect(self, board: _Board, stop: threading.Event) -> None:
@@ -187,8 +189,10 @@ def _child_main(
     """In the child: signals back to their defaults (the parent handles them and kills us)."""
     import signal
 
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    stoppers = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    for sig in stoppers:
         signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, stoppers)  # blocked across the fork
     try:
         prepare()
     except Exception as exc:

@@ -9,6 +9,7 @@ stay instant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -32,7 +33,7 @@ exit codes (each command's --help lists the ones it can return):
        on a broken chain
   2    usage, configuration, git or input-file error
   3    internal error (a bug report with the traceback is written)
-  130  interrupted
+  130  interrupted (Ctrl-C); 129 and 143 when stopped by SIGHUP or SIGTERM
 """
 
 
@@ -97,8 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except TribunalError as exc:
         return _fail(str(exc), exc.exit_code)
-    except KeyboardInterrupt:
-        return _fail("interrupted", ExitCode.INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        from tribunal.worktree.signals import exit_code
+
+        with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+            _fail("interrupted", 0)
+        return exit_code(exc)
     except Exception as exc:
         return _internal_error(exc)
 

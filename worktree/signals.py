@@ -2,9 +2,15 @@
 
 A throwaway worktree must be removed however the run ends. Python turns SIGINT
 into ``KeyboardInterrupt``, so ``finally`` blocks run; SIGTERM and SIGHUP would
-kill the process outright. ``interrupts_as_exceptions`` maps them to
-``Terminated`` (a ``KeyboardInterrupt``) while a sandbox exists, and
-``signals_blocked`` defers all three while the sandbox is being removed.
+kill the process outright. ``interrupts_as_exceptions`` maps all three to an
+``Interrupted`` (a ``KeyboardInterrupt``) that remembers its signal, and
+``signals_blocked`` defers them while the sandbox is being removed.
+
+Only the first signal interrupts: one that arrives while the run is already
+unwinding (Ctrl-C, then the terminal closing) is remembered for nothing and
+ignored, so it cannot cut a ``finally`` block or a lock's bookkeeping short
+(it once crashed a wait with ``RuntimeError: release unlocked lock``). The
+exit status is ``128 + `` the first signal's number: 130, 129 or 143.
 """
 
 from __future__ import annotations
@@ -15,21 +21,34 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-_CAUGHT = (signal.SIGTERM, signal.SIGHUP)
-_DEFERRED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+_CAUGHT = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_DEFERRED = set(_CAUGHT)
+_first: list[int] = []
 
 
-class Terminated(KeyboardInterrupt):
-    """The process was asked to stop (SIGTERM or SIGHUP)."""
+class Interrupted(KeyboardInterrupt):
+    """The process was asked to stop by ``signum``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def exit_code(exc: KeyboardInterrupt) -> int:
+    """130 for Ctrl-C, otherwise 128 plus the number of the signal that stopped us."""
+    return 128 + (exc.signum if isinstance(exc, Interrupted) else signal.SIGINT)
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:
-    raise Terminated(signal.Signals(signum).name)
+    if _first:  # already unwinding from an earlier signal: let the cleanup finish
+        return
+    _first.append(signum)
+    raise Interrupted(signum)
 
 
 @contextlib.contextmanager
 def interrupts_as_exceptions() -> Iterator[None]:
-    """Within the block, SIGTERM/SIGHUP raise ``Terminated`` (main thread only)."""
+    """Within the block, SIGINT/SIGTERM/SIGHUP raise ``Interrupted`` (main thread only)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -91,8 +91,12 @@ def run_pre_commit(ns: argparse.Namespace) -> int:
 def run_pre_push(ns: argparse.Namespace) -> int:
     def body() -> int:
         from tribunal.hooks.prepush import run_pre_push as run
+        from tribunal.worktree.signals import interrupts_as_exceptions
 
-        return run(Path.cwd(), list(ns.git_args), sys.stdin, os.environ, sys.stdout, plain=ns.plain)
+        with interrupts_as_exceptions():  # SIGTERM/SIGHUP unwind too: nothing is left behind
+            return run(
+                Path.cwd(), list(ns.git_args), sys.stdin, os.environ, sys.stdout, plain=ns.plain
+            )
 
     return fail_closed("pre-push", body)
 

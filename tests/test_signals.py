@@ -1,0 +1,87 @@
+"""Signals at any moment of a convene (issue 13): nothing left behind, no traceback, 128+N.
+
+Real processes get real signals: ``tribunal convene`` is started in its own
+session and its whole group is signalled, as a terminal would, while the
+suite lens runs (the lenses), right after the worktree exists (its creation),
+and twice in a row (Ctrl-C, then the terminal closing).
+"""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import hookscenarios as sc
+from tests.hooktools import UserRepo, kill_pid_file, signal_group, start, wait_for
+
+
+@pytest.fixture
+def user(tmp_path: Path) -> UserRepo:
+    return sc.make_user(tmp_path, lambda u: None)
+
+
+def convene(user: UserRepo) -> list[str]:
+    return [sys.executable, "-m", "tribunal", "convene", "--ref", "HEAD"]
+
+
+def held_convene(user: UserRepo, tmp_path: Path) -> tuple[object, Path]:
+    pid_file = tmp_path / "suite.pid"
+    command = f"echo $$ > {shlex.quote(str(pid_file))}; exec sleep 60"
+    sc.set_remote_config(user, sc.suite_config(command))
+    user.commit(sc.GOOD, "good")
+    proc = start(user.path, convene(user), user.env)
+    wait_for(lambda: len(user.worktrees()) > 1 and pid_file.exists(), what="the suite lens")
+    return proc, pid_file
+
+
+def finish(user: UserRepo, proc: object, pid_file: Path) -> tuple[int, str]:
+    try:
+        out, _ = proc.communicate(timeout=60)  # type: ignore[attr-defined]
+    finally:
+        kill_pid_file(pid_file)
+    wait_for(lambda: user.worktrees() == [str(user.path)], timeout=30, what="cleanup")
+    sc.no_sandboxes_left(user)
+    return proc.returncode, out  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_during_the_lenses(user: UserRepo, tmp_path: Path, sig: signal.Signals) -> None:
+    proc, pid_file = held_convene(user, tmp_path)
+    signal_group(proc, sig)  # type: ignore[arg-type]
+    code, out = finish(user, proc, pid_file)
+    assert code == 128 + sig, out
+    assert "Traceback" not in out and "tribunal: error: interrupted" in out
+
+
+@pytest.mark.parametrize(
+    "first,second", [(signal.SIGINT, signal.SIGHUP), (signal.SIGHUP, signal.SIGTERM)]
+)
+def test_a_second_signal_while_unwinding(
+    user: UserRepo, tmp_path: Path, first: signal.Signals, second: signal.Signals
+) -> None:
+    proc, pid_file = held_convene(user, tmp_path)
+    signal_group(proc, first)  # type: ignore[arg-type]
+    signal_group(proc, second)  # type: ignore[arg-type]
+    code, out = finish(user, proc, pid_file)
+    assert code == 128 + first, out
+    assert "Traceback" not in out and "release unlocked lock" not in out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_as_the_worktree_is_made(
+    user: UserRepo, tmp_path: Path, sig: signal.Signals
+) -> None:
+    sc.set_remote_config(user, sc.suite_config("exit 0"))
+    user.commit(sc.GOOD, "good")
+    proc = start(user.path, convene(user), user.env)
+    wait_for(lambda: len(user.worktrees()) > 1, what="the worktree", timeout=60)
+    signal_group(proc, sig)  # type: ignore[arg-type]
+    out, _ = proc.communicate(timeout=60)
+    wait_for(lambda: user.worktrees() == [str(user.path)], timeout=30, what="cleanup")
+    sc.no_sandboxes_left(user)
+    assert "Traceback" not in out
+    assert proc.returncode in (0, 128 + sig), out  # it may have finished first
