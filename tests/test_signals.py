@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,7 @@ def test_a_second_signal_while_unwinding(
 ) -> None:
     proc, pid_file = held_convene(user, tmp_path)
     signal_group(proc, first)  # type: ignore[arg-type]
+    time.sleep(0.5)  # two pending at once are handled lowest number first
     signal_group(proc, second)  # type: ignore[arg-type]
     code, out = finish(user, proc, pid_file)
     assert code == 128 + first, out
