@@ -18,7 +18,12 @@ import pytest
 
 from tests.engine_helpers import change_for, findings_for, run_range
 from tests.gitrepo import GitRepo
-from tribunal.analyzers.hallucinated_symbol.commit_ignores import CommitIgnores, ancestors
+from tribunal.analyzers.hallucinated_symbol.commit_ignores import (
+    MAX_RULE_CHARS,
+    MAX_RULE_STARS,
+    CommitIgnores,
+    ancestors,
+)
 from tribunal.change import Change
 from tribunal.config import Config
 from tribunal.engine import analyze
@@ -252,6 +257,27 @@ def test_a_gitignore_too_large_to_read_makes_it_unknown(repo: GitRepo) -> None:
     found = run_range(repo, {**PKG, "pkg/.gitignore": huge}, APP, ID)
     assert verdicts(found) == [U]
     assert CANNOT in found[0].detail
+
+
+@pytest.mark.parametrize(
+    "rule", ["*a" * (MAX_RULE_STARS + 1) + "*", "x" * (MAX_RULE_CHARS + 1)], ids=["stars", "chars"]
+)
+def test_a_gitignore_with_a_rule_too_costly_to_match_makes_it_unknown(
+    repo: GitRepo, rule: str
+) -> None:
+    """git's matcher backtracks over each ``*``: such a file is not handed to it (issue 21)."""
+    rules = f"{rule}\npkg/helpers.py\n"
+    found = run_range(repo, {**PKG, "pkg/.gitignore": rules}, APP, ID)
+    assert verdicts(found) == [U]
+    assert CANNOT in found[0].detail
+
+
+def test_a_long_comment_or_a_few_stars_keep_the_rules_read(repo: GitRepo) -> None:
+    """The clean twin: comments are no rules, and ordinary globs stay well under the caps."""
+    rules = "#" + "*" * (MAX_RULE_CHARS * 2) + "\n**/*.pyc\n*helpers*.py\n"
+    found = run_range(repo, {**PKG, "pkg/.gitignore": rules}, APP, ID)
+    assert verdicts(found) == [U]
+    assert ".gitignore covers pkg/helpers.py" in found[0].detail
 
 
 def test_no_scratch_directory_means_unknown_not_contradicted(

@@ -184,9 +184,11 @@ def _tame(rules: bytes) -> bool:
     """Whether every rule of a ``.gitignore`` is short enough to hand to git.
 
     A file with a longer rule is not read at all (its directory's answers are
-    "cannot say", so the verdicts that depend on them stay UNVERIFIED).
+    "cannot say", so the verdicts that depend on them stay UNVERIFIED). Comments
+    are no rules: git never matches them, so any length is fine.
     """
     return all(
-        len(line) <= MAX_RULE_CHARS and line.count(b"*") <= MAX_RULE_STARS
+        line.startswith(b"#")
+        or (len(line) <= MAX_RULE_CHARS and line.count(b"*") <= MAX_RULE_STARS)
         for line in rules.split(b"\n")
     )
