@@ -107,6 +107,34 @@ def js_test_call(text: str) -> Call:
     return lambda: has_test_call(text)
 
 
+#: Globs that a backtracking matcher retries every split of a name for.
+HOSTILE_GLOBS = ("*a*a*a*a*a*a*b", "**/a/**/a/**/a/**/b", "?*?*?*?*?*b", "a*" * 16 + "/")
+
+
+def generated_path(text: str) -> Call:
+    """The text as a path, against hostile ``generated-paths`` globs."""
+    from tribunal.paths import is_generated
+
+    return lambda: is_generated(text, HOSTILE_GLOBS)
+
+
+def generated_glob(text: str) -> Call:
+    """The text as ``generated-paths`` globs, as many and as long as ``tribunal.yml`` admits,
+    against a long hostile path."""
+    from tribunal.config import MAX_GLOB_CHARS, MAX_GLOBS
+    from tribunal.paths import _combined
+
+    size = MAX_GLOB_CHARS
+    globs = tuple(text[i : i + size] for i in range(0, len(text), size))[:MAX_GLOBS]
+    path = "a" * 3000 + "/" + "ab" * 600
+
+    def run() -> object:
+        _combined.cache_clear()
+        return _combined(globs).matches(path)
+
+    return run
+
+
 def gitignore(text: str) -> Call:
     """git's own matcher, through the scratch repository ``CommitIgnores`` lays out."""
     from tribunal.analyzers.hallucinated_symbol.commit_ignores import CommitIgnores
@@ -137,118 +165,31 @@ def gitignore(text: str) -> Call:
     return run
 
 
-def cases(target: str, delimiters: list[str]) -> list[tuple[str, Callable[[str], Call], str]]:
-    """What a child measures: ``target`` on each delimiter, or each pattern on its own."""
+def cases(target: str, arguments: list[str]) -> list[tuple[str, Callable[[str], Call], str]]:
+    """What a child measures: a parser on each of its delimiters (``arguments``), or, for
+    ``every_pattern``, shard ``k`` of ``n`` (``arguments``) of the package's patterns, each
+    on its own delimiters."""
     if target != "every_pattern":
         prepare = globals()[target]
-        return [(target, prepare, d) for d in delimiters]
+        return [(target, prepare, d) for d in arguments]
+    from tests.fuzz_patterns import own_delimiters, sites
+
+    shard, shards = (int(a) for a in arguments)
     out: list[tuple[str, Callable[[str], Call], str]] = []
-    for name, pattern in patterns().items():
-        for delimiter in own_delimiters(pattern):
-            out.append((name, _finditer(pattern), delimiter))
+    for site in sites()[shard::shards]:
+        for delimiter in own_delimiters(site.pattern):
+            out.append((site.name, _applied(site.pattern, site.anchored), delimiter))
     return out
 
 
-def _finditer(pattern: re.Pattern[str] | re.Pattern[bytes]) -> Callable[[str], Call]:
-    """Search the whole text, as ``finditer``, ``sub`` and ``search`` all may."""
+def _applied(pattern: re.Pattern[str] | re.Pattern[bytes], anchored: bool) -> Callable[[str], Call]:
+    """One ``match`` at the start for an anchored pattern; else the whole text searched, as
+    ``finditer``, ``sub`` and ``search`` all may."""
 
     def prepare(text: str) -> Call:
         subject = text.encode() if isinstance(pattern.pattern, bytes) else text
+        if anchored:
+            return lambda: pattern.match(subject)  # type: ignore[arg-type]
         return lambda: sum(1 for _ in pattern.finditer(subject))  # type: ignore[arg-type]
 
     return prepare
-
-
-def own_delimiters(pattern: re.Pattern[str] | re.Pattern[bytes]) -> list[str]:
-    """A pattern's literal words and characters (one member of each class), alone and with a
-    space or a dot after them, and a quote or a space before a backslash."""
-    source = pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode()
-    chars: set[str] = {" "}
-    words: set[str] = set()
-    _literals(re._parser.parse(source, pattern.flags), chars, words)  # type: ignore[attr-defined]
-    chars = {ch for ch in chars if not ch.isalnum()} | {"a", "1"}  # letters: in the words
-    out = sorted(chars) + sorted(words)
-    out += [f"{w} " for w in sorted(words)] + [f"{w}." for w in sorted(words)]
-    return [*out, "'\\", '"\\', " \\"]
-
-
-def _literals(parsed: object, chars: set[str], words: set[str]) -> None:
-    """Literal characters and runs of them (words) in a parsed pattern, recursively."""
-    from re import _constants as c  # type: ignore[attr-defined]
-
-    run: list[str] = []
-    for op, arg in parsed:  # type: ignore[attr-defined]
-        if op is c.LITERAL:
-            chars.add(chr(arg))
-            run.append(chr(arg))
-            continue
-        if len(run) > 1:
-            words.add("".join(run))
-        run = []
-        if op is c.IN:
-            for kind, value in arg:
-                if kind is c.LITERAL:
-                    chars.add(chr(value))
-                elif kind is c.RANGE:
-                    chars.add(chr(value[0]))
-                elif kind is c.CATEGORY:
-                    chars.add({c.CATEGORY_SPACE: " ", c.CATEGORY_DIGIT: "1"}.get(value, "a"))
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
-            _literals(arg[2], chars, words)
-        elif op is c.SUBPATTERN:
-            _literals(arg[-1], chars, words)
-        elif op is c.BRANCH:
-            for branch in arg[1]:
-                _literals(branch, chars, words)
-        elif op in (c.ASSERT, c.ASSERT_NOT):
-            _literals(arg[1], chars, words)
-        elif op is c.ATOMIC_GROUP:
-            _literals(arg, chars, words)
-        elif op is c.CATEGORY:
-            chars.add({c.CATEGORY_SPACE: " ", c.CATEGORY_DIGIT: "1"}.get(arg, "a"))
-        elif op is c.ANY:
-            chars.add("a")
-    if len(run) > 1:
-        words.add("".join(run))
-
-
-#: Patterns applied only at one position (``match``/``fullmatch`` at a known offset, or
-#: on short values such as an environment variable), so ``finditer`` over a whole
-#: text is not how they run: each call is one left-anchored, linear attempt.
-ANCHORED = {
-    "tribunal.analyzers.hallucinated_symbol.js_exports._IDENTIFIER",
-    "tribunal.analyzers.hallucinated_symbol.pydeps._NAME",
-    "tribunal.claims.manifests._NAME",
-    "tribunal.lang.js_module._DOTTED",
-    "tribunal.lang.js_module._LEAD",
-    "tribunal.github.truncate._FENCE_OPEN",
-    "tribunal.github.context._REPOSITORY",
-    "tribunal.hooks.ranges._NUMBERS",
-    "tribunal.llm.config._MEMBER_FLAG",
-    "tribunal.claims.parse._FENCE_OPEN",
-    "tribunal.lang.js_project._STRING_BODIES",
-    # matched at the loop's offset; an unclosed string there is consumed by ``_UNCLOSED``
-    "tribunal.analyzers.hallucinated_symbol.jsonc._PLAIN",
-}
-
-
-def patterns() -> dict[str, re.Pattern[str] | re.Pattern[bytes]]:
-    """Every compiled (or ``lazy``) module-level pattern of the ``tribunal`` package."""
-    import importlib
-    import pkgutil
-
-    import tribunal
-
-    out: dict[str, re.Pattern[str] | re.Pattern[bytes]] = {}
-    for info in pkgutil.walk_packages(tribunal.__path__, "tribunal."):
-        if info.name.endswith("__main__"):
-            continue
-        module = importlib.import_module(info.name)
-        for name, value in vars(module).items():
-            key = f"{info.name}.{name}"
-            if callable(value) and hasattr(value, "cache_info") and hasattr(value, "__wrapped__"):
-                with contextlib.suppress(TypeError):
-                    value = value()
-            if isinstance(value, re.Pattern) and key not in ANCHORED:
-                out[key] = value
-    return out

@@ -86,6 +86,14 @@ def test_unknown_analyzer_lists_the_known_ids() -> None:
         ("generated-paths: dist/\n", "tribunal.yml:1: generated-paths: expected a list of strings"),
         ("generated-paths:\n  - ok/\n  - 3\n", "tribunal.yml:3: generated-paths[1]: expected a"),
         ("generated-paths: ['']\n", "tribunal.yml:1: generated-paths[0]: expected a non-empty"),
+        (
+            "generated-paths: [ok/, '" + "*a" * 501 + "']\n",
+            "tribunal.yml:1: generated-paths[1]: expected a non-empty string of at most 1000 char",
+        ),
+        (
+            "generated-paths:\n" + "  - x/\n" * 257,
+            "tribunal.yml:2: generated-paths: expected at most 256 items, found 257",
+        ),
         ("analyzers: [x]\n", "tribunal.yml:1: analyzers: expected a mapping, found a list"),
         ("- a\n- b\n", "tribunal.yml:1: (top level): expected a mapping, found a list"),
         ("just words\n", "tribunal.yml:1: (top level): expected a mapping, found str"),

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from tribunal.pathglob import Token, tokens
 from tribunal.paths import BUILTIN_GENERATED, is_generated, is_js_family, language_of
 
 
@@ -119,3 +124,65 @@ def test_configured_patterns_add_to_the_builtins() -> None:
 def test_newline_in_a_path_does_not_escape_a_pattern() -> None:
     assert is_generated("a\nb.gen.ts", ["**/*.gen.ts"])
     assert not is_generated("dist\n/x.js")
+
+
+# -- linear matching (issue 21): the same answers as a regex, in time linear in the path -----
+
+
+def _oracle(pattern: str, path: str) -> bool:
+    """The glob as a backtracking regex, exactly as the shapes are documented."""
+    if pattern.startswith(".") and not any(c in pattern for c in "*?/["):
+        return path.endswith(pattern)
+    body = pattern.lstrip("/")
+    regex = ""
+    i = 0
+    while i < len(body):
+        for token, part in (("**/", "(?:.*/)?"), ("**", ".*"), ("*", "[^/]*"), ("?", "[^/]")):
+            if body.startswith(token, i):
+                regex, i = regex + part, i + len(token)
+                break
+        else:
+            regex, i = regex + re.escape(body[i]), i + 1
+    floating = not pattern.startswith("/") and (body.endswith("/") or "/" not in body)
+    regex = ("(?:.*/)?" if floating else "") + regex + (".*" if body.endswith("/") else "")
+    return re.fullmatch(regex, path, re.DOTALL) is not None
+
+
+@given(
+    pattern=st.text(alphabet="ab*?/.", max_size=9),
+    path=st.text(alphabet="ab/.\n", max_size=10),
+)
+@settings(max_examples=3000, deadline=None)
+def test_globs_match_as_the_regex_would(pattern: str, path: str) -> None:
+    assume(pattern.strip())
+    assert is_generated(path, [pattern]) is (_oracle(pattern, path) or is_generated(path))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "matches"),
+    [
+        ("*a" * 30 + "*b", "a" * 5000, False),
+        ("*a" * 30 + "*b", "a" * 5000 + "b", True),
+        ("*a" * 30 + "*b", "a/" * 2500 + "b", False),
+        ("**/a/" * 20 + "**/b", "a/" * 2500, False),
+        ("**/a/" * 20 + "**/b", "a/" * 2500 + "b", True),
+        ("?*" * 30 + "b", "ab" * 2500, True),
+        ("?*" * 30 + "b", "x/" + "a" * 29 + "b", False),
+        ("*" * 1000, "a/" * 2500, True),
+    ],
+)
+def test_globs_that_backtrack_as_a_regex_stay_linear(
+    pattern: str, path: str, matches: bool
+) -> None:
+    """A backtracking regex takes hours on the misses; the automaton reads each character once."""
+    assert is_generated(path, [pattern]) is matches
+
+
+def test_star_runs_merge_into_one_state() -> None:
+    assert tokens("a***b") == [
+        (Token.CHAR, "a"),
+        (Token.ANY_RUN, ""),
+        (Token.CHAR, "b"),
+    ]
+    assert tokens("**/**/x") == [(Token.DIRS, ""), (Token.CHAR, "x")]
+    assert tokens("**/*") == [(Token.DIRS, ""), (Token.STAR, "")]

@@ -27,6 +27,10 @@ CONFIG_NAME = "tribunal.yml"
 CONFIG_ENV = "TRIBUNAL_CONFIG"
 #: A real tribunal.yml is a few hundred bytes.
 MAX_CONFIG_CHARS = 256 * 1024
+#: ``generated-paths``: each pattern is matched against every changed path in time that
+#: grows with the patterns' total length (``pathglob``), so both are capped.
+MAX_GLOB_CHARS = 1000
+MAX_GLOBS = 256
 
 
 @cache
@@ -65,7 +69,15 @@ def schema() -> Rule:
     return Struct(
         {
             "analyzers": MapOf(BOOL, known=lambda: BUILTINS, what="analyzer"),
-            "generated-paths": STR_LIST,
+            "generated-paths": ListOf(
+                Scalar(
+                    ("str",),
+                    f"a non-empty string of at most {MAX_GLOB_CHARS} characters",
+                    predicate=lambda v: bool(v.strip()) and len(v) <= MAX_GLOB_CHARS,
+                ),
+                "a list of strings",
+                max_items=MAX_GLOBS,
+            ),
             "risky-words": STR_LIST,
             "python-roots": STR_LIST,
             "strict": BOOL,

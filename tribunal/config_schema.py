@@ -68,10 +68,15 @@ class Scalar:
 class ListOf:
     item: Rule
     expected: str = "a list"
+    max_items: int | None = None
 
     def check(self, node: yaml.Node, where: Where) -> None:
         if not isinstance(node, yaml.SequenceNode):
             raise where.fail(node, f"expected {self.expected}, found {_describe(node)}")
+        if self.max_items is not None and len(node.value) > self.max_items:
+            raise where.fail(
+                node, f"expected at most {self.max_items} items, found {len(node.value)}"
+            )
         for index, child in enumerate(node.value):
             self.item.check(child, where.child(f"[{index}]"))
 

@@ -116,7 +116,7 @@ def file_claims(text: str) -> list[ClaimLine]:
 
 
 def _closing_line(lines: list[str], start: int, fence: str) -> int:
-    closer = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+    closer = closing_fence(fence)
     for index in range(start, len(lines)):
         if closer.match(lines[index].rstrip("\r")):
             return index
@@ -149,3 +149,8 @@ def _strip_decoration(text: str) -> str:
     body = _CHECKBOX().sub("", _BULLET().sub("", body))
     body = _TRAILING_COMMENT().sub("", body).strip()
     return body.strip("*").strip()
+
+
+def closing_fence(fence: str) -> re.Pattern[str]:
+    """The line that closes a block opened by ``fence``: its character, at least as many times."""
+    return re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")

@@ -23,8 +23,11 @@ from tribunal.change import Change, Claim
 from tribunal.claims.parse import PROPOSED_TAG, ClaimLine, block_claims, file_claims, parse_claim
 from tribunal.errors import InputError
 from tribunal.gitcmd import Git
+from tribunal.lazyre import lazy
 
 TRAILER = "Tribunal-Claim"
+#: A trailer line as ``git interpret-trailers`` accepts it: any case, ``:`` or ``=``.
+_TRAILER_LINE = lazy(rf"\s*{re.escape(TRAILER)}\s*[:=](.*)", re.IGNORECASE)
 MAX_CLAIMS_BYTES = 1 << 20
 
 _FIELD = "\x1f"
@@ -173,10 +176,9 @@ def _trailer_lines(lines: list[str]) -> dict[str, int]:
     looking each trailer up again in every line was quadratic in a message
     made of trailers.
     """
-    pattern = re.compile(rf"\s*{re.escape(TRAILER)}\s*[:=](.*)", re.IGNORECASE)
     where: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
-        match = pattern.match(line)
+        match = _TRAILER_LINE().match(line)
         words = match[1].split(maxsplit=1) if match else []
         if words:
             where[words[0]] = number

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from tribunal.change import Change, Source
 from tribunal.lang.pytest_naming import ancestor_dirs
-from tribunal.paths import glob_to_regex
+from tribunal.paths import glob_matches
 
 Reader = Callable[[str], Source | None]
 _VITEST = tuple(
@@ -51,7 +51,7 @@ def why_uncollected(change: Change, path: str) -> str | None:
         if not source:
             continue
         rel = path[len(directory) + 1 :] if directory else path
-        if any(_glob(p).fullmatch(rel.removeprefix("./")) for p in patterns):
+        if any(glob_matches(p.removeprefix("./"), rel.removeprefix("./")) for p in patterns):
             return None
         listed = ", ".join(patterns)
         return f"{path} is not matched by {listed} (the test patterns of `{source}`)"
@@ -139,10 +139,6 @@ def _names_files(script: str) -> bool:
         for word in script.split()[1:]
         if not word.startswith("-")
     )
-
-
-def _glob(pattern: str) -> re.Pattern[str]:
-    return re.compile(glob_to_regex(pattern.removeprefix("./")))
 
 
 def _json(text: str) -> object:

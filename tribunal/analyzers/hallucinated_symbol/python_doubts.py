@@ -98,12 +98,23 @@ def assigned_doubt(
 def _sets_attribute(text: str, stem: str, name: str) -> bool:
     """``<stem or an alias>.<name> = ...`` or ``setattr(<stem or an alias>, ...)`` in ``text``;
     generous on purpose (an alias is any ``as`` name of an import naming ``stem``)."""
-    found = set(re.findall(rf"\b{re.escape(stem)}\s+as\s+(\w+)", text))
+    found = set(alias_pattern(stem).findall(text))
     if len(found) > _MAX_ALIASES:  # each alias is one more alternative tried at every offset
         return True
-    owners = "|".join(re.escape(n) for n in (stem, *sorted(found)))
-    pattern = rf"\b(?:{owners})\s*\.\s*{re.escape(name)}\s*=(?!=)|setattr\(\s*(?:{owners})\b"
-    return re.search(pattern, text) is not None
+    return setter_pattern((stem, *sorted(found)), name).search(text) is not None
+
+
+def alias_pattern(stem: str) -> re.Pattern[str]:
+    """``<stem> as <alias>``: the alias is the group."""
+    return re.compile(rf"\b{re.escape(stem)}\s+as\s+(\w+)")
+
+
+def setter_pattern(owners: Sequence[str], name: str) -> re.Pattern[str]:
+    """``<owner>.<name> = ...`` or ``setattr(<owner>, ...)`` for any of ``owners``."""
+    either = "|".join(re.escape(n) for n in owners)
+    return re.compile(
+        rf"\b(?:{either})\s*\.\s*{re.escape(name)}\s*=(?!=)|setattr\(\s*(?:{either})\b"
+    )
 
 
 def dotted_name(path: str, roots: Sequence[str]) -> str:
