@@ -30,6 +30,10 @@ _CHECKBOX = lazy(r"^\[[ xX]\]\s*")
 #: ``(?<!\s)``: a match starts only where a run of spaces does; without it every
 #: space of a long run restarts the scan of the run (quadratic on hostile text).
 _TRAILING_COMMENT = lazy(r"(?<!\s)\s+(?:#|//).*$")
+#: First characters of a bullet or a checkbox.
+_MAY_DECORATE = "-*+•["
+#: Spaces, underscores and hyphens between a key's words, in runs: one hyphen each.
+_KEY_SEPARATORS = lazy(r"[\s_-]+")
 
 
 class ClaimLine(NamedTuple):
@@ -42,8 +46,7 @@ class ClaimLine(NamedTuple):
 
 def normalize_key(raw: str) -> str:
     """``No_Default Flip`` -> ``no-default-flip``."""
-    key = re.sub(r"[\s_]+", "-", raw.strip().lower())
-    return re.sub(r"-{2,}", "-", key).strip("-")
+    return _KEY_SEPARATORS().sub("-", raw.strip().lower()).strip("-")
 
 
 def parse_claim(text: str, line: int = 1) -> ClaimLine | None:
@@ -146,8 +149,10 @@ def _strip_decoration(text: str) -> str:
     body = strip_html_comments(text).strip()
     if not body or body.startswith(("#", "//", "<!--", ">")):
         return ""
-    body = _CHECKBOX().sub("", _BULLET().sub("", body))
-    body = _TRAILING_COMMENT().sub("", body).strip()
+    if body[0] in _MAY_DECORATE or body[0].isdigit():  # spare plain lines two regex calls
+        body = _CHECKBOX().sub("", _BULLET().sub("", body))
+    if "#" in body or "//" in body:
+        body = _TRAILING_COMMENT().sub("", body).strip()
     return body.strip("*").strip()
 
 
