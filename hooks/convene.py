@@ -62,6 +62,7 @@ from tribunal.summary import (
     write,
 )
 from tribunal.worktree.sandbox import sandbox
+from tribunal.worktree.signals import interrupts_as_exceptions
 
 DEFAULT_BUDGET = 1800.0
 
@@ -127,8 +128,9 @@ def convene_planned(
     if not runs_code and _reusable(repo, git, target, path, key, expected):
         return Convened(path, expected, key, True)
     progress.say(f"convening {target.ref.local_ref or head[:12]} ({len(plans)} lenses)")
-    summary = _convene_fresh(repo, git, target, rng, trusted, plans, progress, council)
-    write(path, summary, key)
+    with interrupts_as_exceptions():  # SIGTERM/SIGHUP unwind too: no half-written summary
+        summary = _convene_fresh(repo, git, target, rng, trusted, plans, progress, council)
+        write(path, summary, key)
     return Convened(path, expected, key, False)
 
 

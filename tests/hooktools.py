@@ -188,3 +188,31 @@ def kill_pid_file(path: Path) -> None:
     """Stop the process whose pid a suite command wrote (it survives a SIGKILLed hook)."""
     with contextlib.suppress(OSError, ValueError):
         os.kill(int(path.read_text().strip()), signal.SIGKILL)
+
+
+def no_locks_left(path: Path) -> None:
+    """No lock of git's (``*.lock`` files, a worktree's admin entry) is left in ``path``'s
+    repository, and tribunal's own lock files (kept on purpose) are free to take."""
+    import fcntl
+
+    common = Path(_git_out(path, "rev-parse", "--path-format=absolute", "--git-common-dir").strip())
+    ours = common / "tribunal"
+    locks = sorted(common.rglob("*.lock"))
+    assert [p for p in locks if p.parent != ours] == []
+    admin = common / "worktrees"
+    assert not admin.exists() or list(admin.iterdir()) == []
+    for lock in (p for p in locks if p.parent == ours):
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError while held
+        finally:
+            os.close(fd)
+
+
+def group_gone(proc: subprocess.Popen[str]) -> bool:
+    """Whether no process of ``proc``'s group (it leads one: ``start``) is left."""
+    try:
+        os.killpg(proc.pid, 0)
+    except ProcessLookupError:
+        return True
+    return False

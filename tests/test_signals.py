@@ -17,7 +17,15 @@ from pathlib import Path
 import pytest
 
 from tests import hookscenarios as sc
-from tests.hooktools import UserRepo, kill_pid_file, signal_group, start, wait_for
+from tests.hooktools import (
+    UserRepo,
+    group_gone,
+    kill_pid_file,
+    no_locks_left,
+    signal_group,
+    start,
+    wait_for,
+)
 
 
 @pytest.fixture
@@ -44,9 +52,19 @@ def finish(user: UserRepo, proc: object, pid_file: Path) -> tuple[int, str]:
         out, _ = proc.communicate(timeout=60)  # type: ignore[attr-defined]
     finally:
         kill_pid_file(pid_file)
+    left_nothing(user, proc)
+    return proc.returncode, out  # type: ignore[attr-defined]
+
+
+def left_nothing(user: UserRepo, proc: object) -> None:
+    """No worktree, sandbox, lock, half-written summary or process of the convene is left."""
     wait_for(lambda: user.worktrees() == [str(user.path)], timeout=30, what="cleanup")
     sc.no_sandboxes_left(user)
-    return proc.returncode, out  # type: ignore[attr-defined]
+    no_locks_left(user.path)
+    runs = user.path / ".git" / "tribunal" / "runs"
+    half_written = [p.name for p in runs.rglob(".*")] if runs.exists() else []
+    assert half_written == []
+    wait_for(lambda: group_gone(proc), timeout=30, what="the convene's processes")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
@@ -83,7 +101,37 @@ def test_a_signal_as_the_worktree_is_made(
     wait_for(lambda: len(user.worktrees()) > 1, what="the worktree", timeout=60)
     signal_group(proc, sig)  # type: ignore[arg-type]
     out, _ = proc.communicate(timeout=60)
-    wait_for(lambda: user.worktrees() == [str(user.path)], timeout=30, what="cleanup")
-    sc.no_sandboxes_left(user)
+    left_nothing(user, proc)
     assert "Traceback" not in out
     assert proc.returncode in (0, 128 + sig), out  # it may have finished first
+
+
+#: ``tribunal convene``, with a real signal sent to its group (as a terminal would) from
+#: inside ``os.fsync`` of the summary's temporary file: the moment it is half written.
+SIGNAL_IN_SUMMARY_WRITE = """
+import os, signal, sys
+from tribunal.cli import main
+real_fsync = os.fsync
+def fsync(fd):
+    real_fsync(fd)
+    if "/tribunal/runs/" in os.readlink(f"/proc/self/fd/{fd}"):
+        print("signalled in the summary write", flush=True)
+        os.killpg(0, int(sys.argv[1]))
+os.fsync = fsync
+sys.exit(main(["convene", "--ref", "HEAD"]))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_the_summary_is_written(
+    user: UserRepo, tmp_path: Path, sig: signal.Signals
+) -> None:
+    user.commit(sc.BAD, "bad")
+    argv = [sys.executable, "-c", SIGNAL_IN_SUMMARY_WRITE, str(int(sig))]
+    proc = start(user.path, argv, user.env)
+    out, _ = proc.communicate(timeout=120)
+    assert "signalled in the summary write" in out, out
+    assert proc.returncode == 128 + sig, out
+    assert "Traceback" not in out
+    left_nothing(user, proc)
+    assert user.summaries() == []  # the temporary file went, and no summary was made of it
