@@ -103,6 +103,8 @@ def _record_written(
         local.append((old, new, ref))
     if local:
         _warn(record_written(repo.common_dir, git, local, command), repo.common_dir, err)
+
+
 def lazy(repo: Repo, git: Git, found: Found, err: TextIO) -> list[Record]:
     """The reflog scan; records found are written and announced on ``err``."""
     from tribunal.audit.scan import lazy_scan

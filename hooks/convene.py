@@ -175,25 +175,39 @@ def _convene_fresh(
     progress: Progress,
     council: bool = True,
 ) -> Summary:
+    from tribunal.hooks.analyzer_child import CLAIMS_ANALYZER, analyzer_child
+
     started = time.monotonic()
     config = trusted.config
     change = range_change(git, repo.workdir, config, rng)
-    claims_lens = any("claim-reconciliation" in p.runnable for p in plans)
-    advisory = _consult_council(git, rng, config, progress) if council else None
-    if claims_lens and advisory is not None:
-        advisory = _judge_council_claims(change, advisory)
+    claims_lens = any(CLAIMS_ANALYZER in p.runnable for p in plans)
 
-    def prepare() -> None:  # in the analyzers' child, under the convene's deadline
+    # Both run in the analyzers' child, under the convene's deadline: they parse text
+    # the change holds (commit messages, the council's proposals against the diff).
+    def claims() -> None:
         if claims_lens:
             _attach_claims(change, repo.workdir)
 
-    making = time.monotonic()
-    with sandbox(repo.workdir, repo.common_dir, rng.head) as box:
-        sandbox_ms = _ms(making)
-        budget = float((config.raw.get("convene") or {}).get("timeout", DEFAULT_BUDGET))
-        outcomes = convene_members(plans, change, box, config, budget, progress, prepare)
-    if trusted.layout is not None:
-        outcomes = _with_pushed_layout(git, repo, rng, trusted.layout, outcomes)
+    def judged(advisory: dict[str, Any]) -> dict[str, Any]:
+        return _judge_council_claims(change, advisory) if claims_lens else advisory
+
+    def relaxed(outcome: Outcome) -> Outcome:  # and the pushed layout's second look
+        if trusted.layout is None:
+            return outcome
+        return _with_pushed_layout(git, repo, rng, trusted.layout, [outcome])[0]
+
+    analyzers = [p for p in plans if p.lens.kind == "analyzers"]
+    with analyzer_child(analyzers, change, claims, judged, relaxed) as child:  # before threads
+        advisory = _consult_council(git, rng, config, progress) if council else None
+        if child is not None:
+            child.advise(advisory)
+        making = time.monotonic()
+        with sandbox(repo.workdir, repo.common_dir, rng.head) as box:
+            sandbox_ms = _ms(making)
+            budget = float((config.raw.get("convene") or {}).get("timeout", DEFAULT_BUDGET))
+            outcomes = convene_members(plans, child, box, config, budget, progress)
+        if child is not None and child.advice is not None:
+            advisory = child.advice  # with the verdicts on its claims, when it got that far
     members = [_member(o) for o in outcomes]
     from tribunal.suppress import added_suppressions
 

@@ -1,20 +1,17 @@
 """Run the council: each lens casts a member verdict, within one time budget.
 
 Analyzer lenses share one ``Change`` (its reads are cached, and neither it nor
-git's batch reader is thread-safe), so they run one after another, together
-with the claims parser (``prepare``), in a child process forked before any
-thread starts. Python's ``re`` holds the GIL for a whole match, so a thread
-cannot be stopped mid-match; a process can: at the deadline the child is
-killed and every analyzer lens it had not finished is ERROR. The suite lens,
-which mostly waits on a subprocess, runs beside it in a thread. The main
-thread only waits (in ``time.sleep``, which a signal interrupts cleanly),
-reports progress, and enforces the budget. A lens's verdict is the worst of
-its findings (PASS when it has none), or ERROR when it could not complete.
+git's batch reader is thread-safe), so they run one after another in a child
+process (``analyzer_child``) that is killed at the deadline: every analyzer
+lens it had not finished is then ERROR. The suite lens, which mostly waits on
+a subprocess, runs beside it in a thread. The main thread only waits (in
+``time.sleep``, which a signal interrupts cleanly), reports progress, and
+enforces the budget. A lens's verdict is the worst of its findings (PASS when
+it has none), or ERROR when it could not complete.
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -28,10 +25,9 @@ from tribunal.hooks.progress import Progress
 from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_on_commit
 from tribunal.lenses import LensPlan
 from tribunal.worktree.sandbox import Sandbox
-from tribunal.worktree.signals import signals_blocked
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
+    from tribunal.hooks.analyzer_child import AnalyzerChild
 
 MemberVerdict = Literal["PASS", "UNVERIFIED", "CONTRADICTED", "ERROR"]
 
@@ -49,7 +45,7 @@ class Outcome:
 
 
 @dataclass
-class _Board:
+class Board:
     """Results as workers finish them; read by the main thread."""
 
     done: dict[str, Outcome] = field(default_factory=dict)
@@ -58,19 +54,16 @@ class _Board:
 
 def convene_members(
     plans: Sequence[LensPlan],
-    change: Change,
+    child: AnalyzerChild | None,
     box: Sandbox,
     config: Config,
     budget: float,
     progress: Progress,
-    prepare: Callable[[], None] = lambda: None,
 ) -> list[Outcome]:
-    """Every member's outcome, in ``plans`` order; ``prepare`` runs in the analyzers' child."""
-    board = _Board()
+    """Every member's outcome, in ``plans`` order; ``child`` judges the analyzer lenses."""
+    board = Board()
     stop = threading.Event()
-    analyzers = [p for p in plans if p.lens.kind == "analyzers"]
     suites = [p for p in plans if p.lens.kind == "suite"]
-    child = _AnalyzerChild(analyzers, change, prepare) if analyzers else None
     workers = [
         threading.Thread(target=_each, args=(board, suites, lambda p: _suite(p, box, config, stop)))
     ]
@@ -91,7 +84,7 @@ def convene_members(
     return [finished.get(p.lens.id) or _overrun(p, budget) for p in plans]
 
 
-def _wait(board: _Board, total: int, deadline: float, progress: Progress) -> None:
+def _wait(board: Board, total: int, deadline: float, progress: Progress) -> None:
     reported: set[str] = set()
     while True:
         for lens_id, outcome in list(board.done.items()):
@@ -104,21 +97,23 @@ def _wait(board: _Board, total: int, deadline: float, progress: Progress) -> Non
         time.sleep(min(0.05, max(0.0, deadline - time.monotonic())))
 
 
-def _each(board: _Board, plans: Sequence[LensPlan], judge: Callable[[LensPlan], Outcome]) -> None:
+def _each(board: Board, plans: Sequence[LensPlan], judge: Callable[[LensPlan], Outcome]) -> None:
     for plan in plans:
         started = time.monotonic()
         board.running[plan.lens.id] = started
-        _record(board, plan, _judged(plan, judge), started)
+        record(board, plan, judged(plan, judge), started)
 
 
-def _judged(plan: LensPlan, judge: Callable[[LensPlan], Outcome]) -> Outcome:
+def judged(plan: LensPlan, judge: Callable[[LensPlan], Outcome]) -> Outcome:
+    """``judge(plan)``, or ERROR naming the exception it raised."""
     try:
         return judge(plan)
     except Exception as exc:  # a bug in a member must not take the others down
         return Outcome(plan, "ERROR", error=f"{type(exc).__name__}: {exc}")
 
 
-def _record(board: _Board, plan: LensPlan, outcome: Outcome, started: float) -> None:
+def record(board: Board, plan: LensPlan, outcome: Outcome, started: float) -> None:
+    """Post ``outcome`` of a lens started at ``started`` (monotonic) on ``board``."""
     elapsed = (time.monotonic() - started) * 1000
     board.done[plan.lens.id] = Outcome(
         outcome.plan,
@@ -131,82 +126,7 @@ def _record(board: _Board, plan: LensPlan, outcome: Outcome, started: float) -> 
     board.running.pop(plan.lens.id, None)
 
 
-class _AnalyzerChild:
-    """The analyzer lenses (and ``prepare``) in a forked child that can be killed."""
-
-    def __init__(
-        self, plans: Sequence[LensPlan], change: Change, prepare: Callable[[], None]
-    ) -> None:
-        import multiprocessing
-
-        context = multiprocessing.get_context("fork")
-        self.plans = list(plans)
-        self._reader, writer = context.Pipe(duplex=False)
-        self._process = context.Process(
-            target=_child_main, args=(writer, self.plans, change, prepare), daemon=True
-        )
-        with signals_blocked():  # a signal in the child before it resets its handlers
-            self._process.start()  # before any thread of ours exists: a fork copies only it
-        writer.close()
-
-    def collect(self, board: _Board, stop: threading.Event) -> None:
-        """Move the child's reports to ``board`` until it is done, dies or is stopped."""
-        by_id = {p.lens.id: p for p in self.plans}
-        started = time.monotonic()
-        while not stop.is_set():
-            try:
-                if not self._reader.poll(0.05):
-                    continue
-                lens_id, outcome = self._reader.recv()
-            except (EOFError, OSError):
-                break
-            if outcome is None:
-                started = time.monotonic()
-                board.running[lens_id] = started
-            else:
-                _record(board, by_id[lens_id], outcome, started)
-        self._process.join(timeout=5)
-        code = self._process.exitcode
-        if code and not stop.is_set():  # died on its own: a crash, not the deadline
-            how = f"signal {-code}" if code < 0 else f"exit {code}"
-            for plan in self.plans:
-                if plan.lens.id not in board.done:
-                    error = f"the analyzer process died ({how}) before this lens finished"
-                    _record(board, plan, Outcome(plan, "ERROR", error=error), started)
-
-    def kill(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            if self._process.is_alive():
-                self._process.kill()
-            self._process.join(timeout=5)
-        with contextlib.suppress(OSError):
-            self._reader.close()
-
-
-def _child_main(
-    writer: Connection, plans: Sequence[LensPlan], change: Change, prepare: Callable[[], None]
-) -> None:
-    """In the child: signals back to their defaults (the parent handles them and kills us)."""
-    import signal
-
-    stoppers = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-    for sig in stoppers:
-        signal.signal(sig, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, stoppers)  # blocked across the fork
-    try:
-        prepare()
-    except Exception as exc:
-        error = f"reading the claims failed: {type(exc).__name__}: {exc}"
-        for plan in plans:
-            writer.send((plan.lens.id, Outcome(plan, "ERROR", error=error)))
-        return
-    for plan in plans:
-        writer.send((plan.lens.id, None))
-        writer.send((plan.lens.id, _judged(plan, lambda p: _analyze(p, change))))
-    writer.close()
-
-
-def _analyze(plan: LensPlan, change: Change, progress: Progress | None = None) -> Outcome:
+def analyze_plan(plan: LensPlan, change: Change, progress: Progress | None = None) -> Outcome:
     """Analyzers read the pushed commit from the object database: no checkout needed."""
     from tribunal.engine import analyze
 

@@ -4,7 +4,10 @@ Every git call goes through ``Git.run`` so that the environment, the error
 message and the safety flags are decided once: ``GIT_OPTIONAL_LOCKS=0`` keeps
 read-only commands from refreshing the user's index, and a failure names the
 command, its exit code and git's own words. Blob contents come from one
-long-lived ``git cat-file --batch`` reader instead of a process per file.
+long-lived ``git cat-file --batch`` reader instead of a process per file, one
+per process: a forked child (the convene's analyzer child) starts its own and
+never writes to or reads from the one it inherited, which a kill mid-read would
+leave half-answered for the parent.
 """
 
 from __future__ import annotations
@@ -88,6 +91,9 @@ class Git:
         self.env = base
         self._reader: _BatchReader | None = None
         self._reader_lock = threading.Lock()
+        #: readers of the processes this one was forked from: kept, so that nothing here
+        #: flushes, closes or waits for them when they are dropped
+        self._inherited: list[_BatchReader] = []
 
     def argv(self, args: tuple[str, ...]) -> list[str]:
         pinned = [f"--git-dir={self.git_dir}"] if self.git_dir is not None else []
@@ -165,9 +171,7 @@ class Git:
         batch = [i for i in range(len(specs)) if i not in out]
         with self._reader_lock:
             for chunk in _chunks(batch, specs):
-                if self._reader is None:
-                    self._reader = _BatchReader(self)
-                blobs = self._reader.read([specs[i] for i in chunk], limit)
+                blobs = self._own_reader().read([specs[i] for i in chunk], limit)
                 out.update(zip(chunk, blobs, strict=True))
         return [out[i] for i in range(len(specs))]
 
@@ -180,10 +184,17 @@ class Git:
         if "\n" in spec:
             return None
         with self._reader_lock:
-            if self._reader is None:
-                self._reader = _BatchReader(self)
-            oid, found = self._reader.read_named([spec], _MAX_TREE, b"tree")[0]
+            oid, found = self._own_reader().read_named([spec], _MAX_TREE, b"tree")[0]
         return _tree_entries(found, len(oid) // 2) if isinstance(found, bytes) else None
+
+    def _own_reader(self) -> _BatchReader:
+        """This process's batch reader (held under ``_reader_lock``): one of its own, never
+        one inherited through a fork, which a kill mid-read would leave half read."""
+        if self._reader is None or self._reader.owner != os.getpid():
+            if self._reader is not None:  # a parent's, inherited through a fork: leave it be
+                self._inherited.append(self._reader)
+            self._reader = _BatchReader(self)
+        return self._reader
 
     def _read_blob_slow(self, spec: str, limit: int) -> Blob:
         size_text = self.text("cat-file", "-s", spec, ok_codes=(0, 128))
@@ -195,11 +206,13 @@ class Git:
         return self.run("cat-file", "blob", spec)
 
     def close(self) -> None:
-        """Stop the batch reader; safe to call twice."""
+        """Stop this process's batch reader; safe to call twice."""
         with self._reader_lock:
-            if self._reader is not None:
+            if self._reader is not None and self._reader.owner != os.getpid():
+                self._inherited.append(self._reader)
+            elif self._reader is not None:
                 self._reader.close()
-                self._reader = None
+            self._reader = None
 
     def __enter__(self) -> Git:
         return self
@@ -212,6 +225,7 @@ class _BatchReader:
     """A ``git cat-file --batch`` child answering requests in the order they were written."""
 
     def __init__(self, git: Git) -> None:
+        self.owner = os.getpid()
         self._proc = subprocess.Popen(
             git.argv(("cat-file", "--batch")),
             cwd=git.cwd,

@@ -1,0 +1,173 @@
+"""The convene's analyzer child: killed at the deadline, on an exception, with its parent.
+
+Real forks, real git: the child is given a real change and left waiting for the
+council's advice (never sent here), so it is certainly unfinished when the
+deadline or the exception comes, whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import hookscenarios as sc
+from tests.engine_helpers import change_between
+from tests.gitrepo import GitRepo
+from tests.hooktools import UserRepo, group_gone, no_locks_left, start, wait_for
+from tribunal.config import Config
+from tribunal.hooks.analyzer_child import CLAIMS_ANALYZER, AnalyzerChild, analyzer_child
+from tribunal.hooks.members import convene_members
+from tribunal.hooks.progress import Progress
+from tribunal.lenses import LensPlan, configured_lenses, plan
+from tribunal.worktree.sandbox import Sandbox
+
+LIMIT = 1 << 20
+
+
+def analyzer_plans() -> list[LensPlan]:
+    config = Config()
+    return [plan(lens, config) for lens in configured_lenses(config) if lens.kind == "analyzers"]
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.fixture
+def commits(repo: GitRepo) -> tuple[str, str]:
+    base = repo.commit({"calc.py": "def add(a, b):\n    return a + b\n"}, "base")
+    head = repo.commit({"tests/test_calc.py": "def test_add():\n    pass\n"}, "an empty test")
+    return base, head
+
+
+def test_a_child_still_working_at_the_deadline_is_killed_and_its_lens_is_error(
+    repo: GitRepo, commits: tuple[str, str], tmp_path: Path
+) -> None:
+    plans = analyzer_plans()
+    assert any(CLAIMS_ANALYZER in p.runnable for p in plans)
+    with change_between(repo, *commits) as change:
+        git = change.git
+        assert git is not None
+        assert git.read_blob(f"{commits[0]}:calc.py", LIMIT)  # the parent's reader is running
+        with analyzer_child(plans, change, lambda: None, lambda advice: None) as child:
+            assert child is not None and child.pid is not None
+            box = Sandbox(tmp_path, commits[1])
+            outcomes = convene_members(plans, child, box, Config(), 1.0, Progress(enabled=False))
+            assert gone(child.pid)  # killed and reaped before convene_members returned
+        assert {o.verdict for o in outcomes} == {"ERROR"}  # it never got past the advice
+        assert all("within the convene time budget" in (o.error or "") for o in outcomes)
+        after = git.read_blob(f"{commits[1]}:tests/test_calc.py", LIMIT)
+        assert after == b"def test_add():\n    pass\n"
+
+
+def test_an_exception_in_the_convene_kills_the_child(
+    repo: GitRepo, commits: tuple[str, str]
+) -> None:
+    with change_between(repo, *commits) as change:
+        pid = None
+        with (
+            pytest.raises(RuntimeError, match="the sandbox failed"),
+            analyzer_child(analyzer_plans(), change, lambda: None, lambda a: None) as child,
+        ):
+            assert child is not None
+            pid = child.pid
+            raise RuntimeError("the sandbox failed")
+        assert pid is not None and gone(pid)
+
+
+def test_a_child_that_crashes_makes_every_unfinished_lens_error(
+    repo: GitRepo, commits: tuple[str, str], tmp_path: Path
+) -> None:
+    def crash() -> None:
+        os._exit(7)
+
+    plans = analyzer_plans()
+    with change_between(repo, *commits) as change:
+        child = AnalyzerChild(plans, change, crash, lambda a: None)
+        try:
+            box = Sandbox(tmp_path, commits[1])
+            outcomes = convene_members(plans, child, box, Config(), 60.0, Progress(enabled=False))
+        finally:
+            child.kill()
+    assert {o.verdict for o in outcomes} == {"ERROR"}
+    assert all("the analyzer process died (exit 7)" in (o.error or "") for o in outcomes)
+
+
+# -- the hook's process killed outright: its child must not live on ------------------------
+
+
+@pytest.fixture
+def silent_endpoint() -> Iterator[str]:
+    """A chat endpoint on 127.0.0.1 that takes the connection and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
+def test_a_sigkilled_convene_takes_its_analyzer_child_along(
+    tmp_path: Path, silent_endpoint: str
+) -> None:
+    """The parent waits on a council that never answers; its child waits for the advice."""
+    user: UserRepo = sc.make_user(tmp_path, lambda u: None)
+    council = (
+        "council:\n  enabled: true\n  timeout: 300\n  members:\n"
+        f"    - {{id: a, provider: openai, model: m, endpoint: '{silent_endpoint}/v1'}}\n"
+    )
+    sc.set_remote_config(user, council)
+    user.commit(sc.BAD, "bad")
+    proc = start(
+        user.path, [sys.executable, "-m", "tribunal", "convene", "--ref", "HEAD"], user.env
+    )
+    try:
+        wait_for(lambda: forked_children(proc.pid) != [], what="the analyzer child", timeout=60)
+        [child] = forked_children(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)  # no handler runs, no finally: only the kernel helps
+        proc.communicate(timeout=60)
+        wait_for(lambda: gone(child), what="the orphaned analyzer child", timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    wait_for(lambda: group_gone(proc), what="every process of the convene", timeout=30)
+    no_locks_left(user.path)
+
+
+def forked_children(pid: int) -> list[int]:
+    """Children of ``pid`` running its own program (forks, not the git commands it runs)."""
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        own = Path(f"/proc/{pid}/cmdline").read_bytes()
+        return [int(k) for k in kids if Path(f"/proc/{k}/cmdline").read_bytes() == own]
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+
+
+def test_a_push_of_two_refs_prints_each_result_once(tmp_path: Path) -> None:
+    """Output the hook had buffered when it forked the second ref's child is not repeated
+    by that child (a child flushes the standard streams it inherited as it exits)."""
+
+    def install(user: UserRepo) -> None:
+        assert user.repo.tribunal("install", env=user.env).code == 0
+
+    user = sc.make_user(tmp_path, install)
+    user.git("checkout", "-q", "-b", "one")
+    user.commit(sc.GOOD, "one")
+    user.git("checkout", "-q", "-b", "two")
+    user.commit({"tests/test_two.py": sc.GOOD_TEST.replace("test_add", "test_two")}, "two")
+    result = sc.push(user, "origin", "one", "two")
+    assert result.code == 0, sc.output(result)
+    lines = sc.tribunal_lines(result)
+    for ref in ("refs/heads/one", "refs/heads/two"):
+        assert len([line for line in lines if f"✓ {ref} (" in line]) == 1, lines
+    assert len(lines) == len(set(lines)), lines
