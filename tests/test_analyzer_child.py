@@ -130,8 +130,7 @@ def test_a_sigkilled_convene_takes_its_analyzer_child_along(
         user.path, [sys.executable, "-m", "tribunal", "convene", "--ref", "HEAD"], user.env
     )
     try:
-        wait_for(lambda: forked_children(proc.pid) != [], what="the analyzer child", timeout=60)
-        [child] = forked_children(proc.pid)
+        child = steady_fork(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)  # no handler runs, no finally: only the kernel helps
         proc.communicate(timeout=60)
         wait_for(lambda: gone(child), what="the orphaned analyzer child", timeout=30)
@@ -141,6 +140,20 @@ def test_a_sigkilled_convene_takes_its_analyzer_child_along(
             proc.communicate()
     wait_for(lambda: group_gone(proc), what="every process of the convene", timeout=30)
     no_locks_left(user.path)
+
+
+def steady_fork(pid: int) -> int:
+    """The analyzer child of ``pid``: a fork still there on the next look (a git command
+    between its fork and its exec shows the parent's command line for a moment)."""
+    looks: list[set[int]] = [set()]
+
+    def steady() -> bool:
+        looks.append(set(forked_children(pid)))
+        return bool(looks[-1] & looks[-2])
+
+    wait_for(steady, what="the analyzer child", timeout=60)
+    [child] = looks[-1] & looks[-2]
+    return child
 
 
 def forked_children(pid: int) -> list[int]:

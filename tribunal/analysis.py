@@ -15,14 +15,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from tribunal.diff.model import FileChange
+
+if TYPE_CHECKING:
+    from tribunal.findings import Finding
 
 Crash = tuple[str | None, BaseException]
 T = TypeVar("T")
 #: Told (files judged, files to judge) as an analyzer's ``each_file`` goes.
 Tick = Callable[[int, int], None]
+
+#: Failures that mean "nested deeper than the analysis can follow": UNVERIFIED for the file
+#: (``bounds.TreeTooDeep`` is one).
+TOO_DEEP = RecursionError
 _crashes: ContextVar[list[Crash] | None] = ContextVar("tribunal_crashes", default=None)
 _notes: ContextVar[list[str] | None] = ContextVar("tribunal_notes", default=None)
 _ticks: ContextVar[Tick | None] = ContextVar("tribunal_ticks", default=None)
@@ -89,3 +96,19 @@ def _collecting(var: ContextVar[list[T] | None]) -> Iterator[list[T]]:
         yield sink
     finally:
         var.reset(token)
+
+
+def too_deep(analyzer: str, file: str) -> Finding:
+    """The verdict on a file whose syntax nests deeper than ``analyzer`` can follow."""
+    from tribunal.findings import Finding, Verdict
+
+    return Finding(
+        analyzer,
+        Verdict.UNVERIFIED,
+        file,
+        None,
+        "nested too deeply to analyze",
+        "Some expression or block in this file nests deeper than this analyzer can "
+        "follow, so its findings for the file are unknown; flattening the nesting "
+        "(a long chain of `+`, calls or attributes) lets it be judged.",
+    )

@@ -1,4 +1,4 @@
-"""Limits that keep work bounded on hostile input: how deep parsed data may nest.
+"""Limits that keep work bounded on hostile input: how deep parsed data and trees may nest.
 
 A change can hold a ``package.json`` whose ``exports`` nest 5,000 deep, or a
 ``pyproject.toml`` of nested arrays: the stdlib parsers then raise
@@ -17,8 +17,22 @@ from typing import Any
 MAX_DATA_DEPTH = 100
 
 
+#: Deepest syntax tree (tree-sitter's) analyzed. Real code nests a few hundred levels;
+#: tree-sitter's queries slow down sharply past 32,768 (one query on a 50,000-deep file
+#: took 20 s), and walks that recurse use a frame or more per level (``deepstack``).
+MAX_TREE_DEPTH = 10_000
+
+
 class TooDeep(ValueError):
     """Data nested deeper than ``MAX_DATA_DEPTH`` (or than the parser could follow)."""
+
+
+class TreeTooDeep(RecursionError):
+    """A syntax tree nests deeper than the analysis follows: its file is UNVERIFIED.
+
+    A ``RecursionError``, so that whatever treats a walk that ran out of stack as
+    "cannot say" treats this the same.
+    """
 
 
 def load_json(text: str | bytes) -> Any:

@@ -2,7 +2,9 @@
 
 Each analyzer is imported only when it runs and is isolated: a crash becomes an
 ``AnalyzerError`` naming the analyzer and file, never a verdict, and the other
-analyzers still run.
+analyzers still run. A file nested too deeply to follow (``RecursionError``) is
+no crash: that analyzer's verdict on that file is UNVERIFIED, and the rest of
+the change is judged as usual.
 """
 
 from __future__ import annotations
@@ -12,7 +14,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from tribunal import suppress
-from tribunal.analysis import collecting_crashes, collecting_notes, reporting_files
+from tribunal.analysis import (
+    TOO_DEEP,
+    collecting_crashes,
+    collecting_notes,
+    reporting_files,
+    too_deep,
+)
 from tribunal.change import Change
 from tribunal.findings import AnalyzerError, Finding, Report
 from tribunal.limits import unavailable
@@ -32,7 +40,16 @@ FileProgress = Callable[[str, int, int], None]
 def analyze(
     change: Change, only: Sequence[str] | None = None, progress: FileProgress | None = None
 ) -> Report:
-    """Run analyzers on ``change``; never raises for an analyzer's own failure."""
+    """Run analyzers on ``change``; never raises for an analyzer's own failure.
+
+    On a thread with room for deep syntax trees (``deepstack``).
+    """
+    from tribunal.deepstack import on_deep_stack
+
+    return on_deep_stack(lambda: _analyze(change, only, progress))
+
+
+def _analyze(change: Change, only: Sequence[str] | None, progress: FileProgress | None) -> Report:
     started = time.perf_counter()
     specs = enabled_specs(change, only)
     findings: list[Finding] = []
@@ -74,7 +91,12 @@ def _run_one(
             found.extend(spec.load().run(change))
         except Exception as exc:  # findings made before the crash are kept
             crashes.append((None, exc))
-    errors = [_error(spec.id, file, exc) for file, exc in crashes]
+    errors = []
+    for file, failure in crashes:
+        if file is not None and isinstance(failure, TOO_DEEP):
+            found.append(too_deep(spec.id, file))
+        else:
+            errors.append(_error(spec.id, file, failure))
     return found, errors
 
 

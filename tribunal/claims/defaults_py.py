@@ -24,6 +24,7 @@ import ast
 from collections.abc import Hashable, Iterator
 from typing import NamedTuple
 
+from tribunal.lang.astdump import canonical
 from tribunal.lang.py_decls import python_decls
 
 
@@ -55,7 +56,7 @@ def python_defaults(tree: ast.Module) -> Iterator[Default]:
     fields: set[int] = set()
     for decl in python_decls(tree):
         if isinstance(decl.node, ast.FunctionDef | ast.AsyncFunctionDef):
-            body = "\n".join(ast.dump(stmt) for stmt in decl.node.body)
+            body = "\n".join(canonical(stmt) for stmt in decl.node.body)
             for default in _function(decl.node, decl.qualname):
                 yield _resolved(default, constants)._replace(body=body)
         elif isinstance(decl.node, ast.ClassDef) and _dataclass_like(decl.node):

@@ -70,7 +70,7 @@ def _setup_doubts(path: str, text: str) -> list[str]:
     """Why the names ``setup_py_names`` read may not be all of them: a list that is not literal."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return [f"{path}: does not parse, so its requirements are unknown"]
     constants = _constants(tree)
     for node in ast.walk(tree):

@@ -56,9 +56,33 @@ def parser(language: str) -> Parser:
 
 
 def parse(data: bytes, language: str) -> Tree:
-    """Parse a file's bytes; a UTF-8 byte order mark is dropped (it does not move lines)."""
+    """Parse a file's bytes; a UTF-8 byte order mark is dropped (it does not move lines).
+
+    Raises ``bounds.TreeTooDeep`` for a tree nested deeper than ``MAX_TREE_DEPTH``.
+    """
+    from tribunal.bounds import MAX_TREE_DEPTH, TreeTooDeep
+
     with _PARSING:
-        return parser(language).parse(data.removeprefix(_BOM))
+        tree = parser(language).parse(data.removeprefix(_BOM))
+    if deeper_than(tree.root_node, MAX_TREE_DEPTH):
+        raise TreeTooDeep(f"its syntax nests more than {MAX_TREE_DEPTH} levels deep")
+    return tree
+
+
+def deeper_than(root: Node, limit: int) -> bool:
+    """Whether ``root``'s tree holds a node more than ``limit`` levels below it (root: 1).
+
+    Only subtrees big enough to hold such a path are entered (a path of n nodes
+    needs a subtree of n nodes, and tree-sitter keeps each node's count): a
+    real file costs a handful of nodes, a hostile chain its length.
+    """
+    frontier = [root] if root.descendant_count > limit else []
+    for depth in range(2, limit + 2):
+        need = limit - depth + 2
+        frontier = [c for n in frontier for c in n.children if c.descendant_count >= need]
+        if not frontier:
+            return False
+    return True
 
 
 @cache

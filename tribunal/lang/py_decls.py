@@ -13,6 +13,8 @@ import copy
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from tribunal.lang.astdump import canonical
+
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -59,7 +61,7 @@ def _dump(node: ast.AST) -> str:
             body = [s for s in body if not _is_member(s)]
         shallow.body = body
         node = shallow
-    return ast.dump(node, annotate_fields=False, include_attributes=False)
+    return canonical(node)
 
 
 def docstring_node(node: ast.AST) -> ast.Constant | None:

@@ -13,7 +13,6 @@ an assertion; it is reported separately so the finding can say so.
 from __future__ import annotations
 
 import ast
-import contextlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -61,6 +60,9 @@ class AssertionScan(NamedTuple):
     assertions: tuple[Assertion, ...]
     misspellings: tuple[Misspelling, ...]
     tautologies: tuple[int, ...]  # lines of ``assert`` statements that can never fail
+    #: False when the body nests too deeply to read whole: what was found stands, but an
+    #: empty ``assertions`` then proves nothing
+    complete: bool = True
 
 
 def scan_assertions(
@@ -71,12 +73,16 @@ def scan_assertions(
 ) -> AssertionScan:
     """Assertions reachable from ``fn``'s body; ``tautologies`` are assert nodes to discount."""
     scanner = _Scanner(index, cls, tautologies)
-    with contextlib.suppress(RecursionError):  # what was found so far stands
+    complete = True
+    try:
         scanner.function(fn, "", 0)
+    except RecursionError:
+        complete = False
     return AssertionScan(
         tuple(scanner.found),
         tuple(dict.fromkeys(scanner.misspelled)),
         tuple(sorted(set(scanner.tautology_lines))),
+        complete,
     )
 
 

@@ -100,8 +100,12 @@ class ModuleIndex:
         self.unconditional = unconditional
         self._methods: dict[tuple[int, str], FuncDef | None] = {}
 
+    #: The text the tree was parsed from, when known: what ``compile_error`` compiles.
+    source: bytes | str | None = None
+
     @classmethod
-    def build(cls, tree: ast.Module) -> ModuleIndex:
+    def build(cls, tree: ast.Module, source: bytes | str | None = None) -> ModuleIndex:
+        """The index of ``tree``; ``source``, the text it was parsed from, when known."""
         imports: dict[str, str] = {}
         functions: dict[str, list[FuncDef]] = {}
         classes: dict[str, list[ast.ClassDef]] = {}
@@ -119,7 +123,7 @@ class ModuleIndex:
                 continue  # their bodies are visited on their own
             for name in bound_names(stmt):
                 counts[name] = counts.get(name, 0) + 1
-        return cls(
+        index = cls(
             tree=tree,
             imports=imports,
             functions={k: tuple(v) for k, v in functions.items()},
@@ -128,6 +132,8 @@ class ModuleIndex:
             future_annotations=future,
             unconditional=frozenset(n for stmt in tree.body for n in _direct_names(stmt)),
         )
+        index.source = source
+        return index
 
     def qualify(self, expr: ast.expr) -> str | None:
         """The dotted name with its first part replaced by what it was imported as."""
@@ -182,14 +188,18 @@ class ModuleIndex:
         ``def f(a, a)``, ``break`` outside a loop and ``global x`` after ``x =``
         parse but do not compile: pytest then fails the module at collection, so
         none of its tests can be called certain to pass. Asked only when a
-        verdict depends on it (compiling costs a few milliseconds).
+        verdict depends on it (compiling costs a few milliseconds). The source
+        text is compiled when it is known, as Python itself would: compiling the
+        tree instead re-validates it recursively, which fails on a deep
+        expression (2,000 terms) that the compiler accepts from text.
         """
         import warnings
 
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                compile(self.tree, "<test module>", "exec", dont_inherit=True)
+                code = self.tree if self.source is None else self.source
+                compile(code, "<test module>", "exec", dont_inherit=True)
         except SyntaxError as exc:
             return f"line {exc.lineno}: {exc.msg}"
         except (ValueError, TypeError, RecursionError, MemoryError) as exc:

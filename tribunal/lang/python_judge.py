@@ -67,6 +67,8 @@ def judge_test(
         for line in scan.tautologies
     ]
     around = [*test.setup, *outside_setup, *test.caveats]
+    if not scan.complete:
+        around.insert(0, "its body nests too deeply to be read whole")
     if purity.blocker is None and not around and index.compile_error is not None:
         around = [f"its module does not compile ({index.compile_error}), so it never runs"]
     if purity.blocker is None and not around:

@@ -92,13 +92,15 @@ def tests_of(source: Source, naming: PytestNaming = DEFAULT_NAMING) -> PyTests |
     Kept with the file's tree (``tribunal.lang.trees``), within the run's memory
     bound. ``parsed`` says why a file does not parse.
     """
-    return python_derived(source, ("pytests", naming), lambda tree: _discover(tree, naming))
+    return python_derived(
+        source, ("pytests", naming), lambda tree: _discover(tree, naming, source.data)
+    )
 
 
-def _discover(tree: ast.Module | None, naming: PytestNaming) -> PyTests | None:
+def _discover(tree: ast.Module | None, naming: PytestNaming, data: bytes) -> PyTests | None:
     if tree is None:
         return None
-    index = ModuleIndex.build(tree)
+    index = ModuleIndex.build(tree, data)
     return PyTests(index, tuple(discover_tests(index, naming)))
 
 

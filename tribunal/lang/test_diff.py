@@ -258,7 +258,10 @@ def _side(change: Change, fc: FileChange, side: str, out: TestDiff) -> list[Test
         path, source = (fc.path, change.head_source(fc)) if fc.has_head else (None, None)
     if path is None or not is_test_path(change, path):
         return []
-    records = _records(change, fc.path, path, source) if source is not None else None
+    try:
+        records = _records(change, fc.path, path, source) if source is not None else None
+    except RecursionError:  # nested deeper than the analysis follows: as if unparsable
+        records = None
     if records is None:
         out.unreadable.append(f"{path} ({side}) could not be read or parsed")
     elif side == "head" and source is not None and _has_syntax_errors(source, path):
@@ -304,6 +307,6 @@ def python_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
     from tribunal.lang.py_decls import docstring_node
 
     body = node.body[1:] if docstring_node(node) is not None else node.body
-    parts = [ast.dump(node.args, annotate_fields=False)]
-    parts += [ast.dump(stmt, annotate_fields=False) for stmt in body]
-    return "\n".join(parts)
+    from tribunal.lang.astdump import canonical
+
+    return "\n".join([canonical(node.args), *(canonical(stmt) for stmt in body)])

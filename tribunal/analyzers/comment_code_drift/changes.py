@@ -72,8 +72,11 @@ def changed_decls(change: Change, files: list[FileChange]) -> Declared:
     for at, fc in enumerate(files):
         if fc.old_path is None:
             continue  # a new file: read below, and only if another file changed or lost one
-        base = declarations(change.base_source(fc), fc.old_path)
-        head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
+        try:
+            base = declarations(change.base_source(fc), fc.old_path)
+            head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
+        except RecursionError:  # nested deeper than the analysis follows: as if unparsable
+            continue
         if base is None or head is None:
             continue  # one side does not parse: nothing can be said about this file
         heads[at] = head
@@ -88,7 +91,10 @@ def changed_decls(change: Change, files: list[FileChange]) -> Declared:
                 found.append(_edited(fc, qualname, olds[0], news[0], "edited"))
     for at, fc in enumerate(files) if found or gone else ():
         if fc.old_path is None:  # where a lost declaration may be now; names it shares
-            head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
+            try:
+                head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
+            except RecursionError:  # nested deeper than the analysis follows
+                continue
             if head is not None:
                 heads[at] = head
     head_all: Decls = defaultdict(list)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from tribunal.analysis import record_crash
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.language import Imp, Language, Removal
+from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.paths import language_of
 from tribunal.treegrep import grep_files
@@ -41,10 +43,25 @@ def broken_importers(
         fc = changed.get(path)
         if run.change.is_generated(path) or (fc is not None and fc.old_path != path):
             continue  # generated, or new / moved: every import of it is judged as touched
-        touched = lang.touched(fc) if fc is not None else []
-        for imp in lang.imports("head", path) or []:
-            if imp not in touched and lang.mentions(imp, words):
-                yield from _compare(lang, path, imp, removals)
+        try:
+            found = list(_importer(lang, path, fc, words, removals))
+        except RecursionError as exc:  # that importer nests too deeply: UNVERIFIED there
+            record_crash(path, exc)
+            continue
+        yield from found
+
+
+def _importer(
+    lang: Language[Imp],
+    path: str,
+    fc: FileChange | None,
+    words: frozenset[str],
+    removals: Sequence[Removal],
+) -> Iterator[Finding]:
+    touched = lang.touched(fc) if fc is not None else []
+    for imp in lang.imports("head", path) or []:
+        if imp not in touched and lang.mentions(imp, words):
+            yield from _compare(lang, path, imp, removals)
 
 
 def _compare(

@@ -217,7 +217,7 @@ def _setup_py(text: str) -> Iterator[str]:
     """Literal requirement strings given to ``setup()`` (directly or via a module constant)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
     constants = {
         t.id: node.value

@@ -36,6 +36,7 @@ from tribunal.analyzers.test_tampering.python_tautology import (
     or_true,
     tautologies,
 )
+from tribunal.bounds import TreeTooDeep
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.python_asserts import scan_assertions
@@ -118,7 +119,10 @@ def check_sites(
         helper = _helper(node, index, test.cls)
         if not isinstance(node, ast.expr) or helper is None:
             continue
-        if scan_assertions(helper, index, test.cls).assertions:
+        scan = scan_assertions(helper, index, test.cls)
+        if not scan.complete:  # whether it asserts is unknown: no site is certain either way
+            raise TreeTooDeep(f"helper {helper.name} nests too deeply to read whole")
+        if scan.assertions:
             label = ast.unparse(node)
             sites.setdefault(node.lineno, f"{label}(...), which asserts")
     return sorted(sites.items())
