@@ -106,30 +106,41 @@ def test_a_child_that_crashes_makes_every_unfinished_lens_error(
 # -- the hook's process killed outright: its child must not live on ------------------------
 
 
+class SilentEndpoint:
+    """A chat endpoint on 127.0.0.1 that takes connections and never answers."""
+
+    def __init__(self, listener: socket.socket) -> None:
+        self.listener = listener
+        self.url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+
+    def wait_for_request(self) -> None:
+        """Until the council has connected: the convene has forked its child by then."""
+        self.listener.settimeout(60)
+        self.held.append(self.listener.accept()[0])
+
+
 @pytest.fixture
-def silent_endpoint() -> Iterator[str]:
-    """A chat endpoint on 127.0.0.1 that takes the connection and never answers."""
+def silent_endpoint() -> Iterator[SilentEndpoint]:
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen(16)
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+        endpoint = SilentEndpoint(listener)
+        yield endpoint
+        for held in endpoint.held:
+            held.close()
 
 
 def test_a_sigkilled_convene_takes_its_analyzer_child_along(
-    tmp_path: Path, silent_endpoint: str
+    tmp_path: Path, silent_endpoint: SilentEndpoint
 ) -> None:
     """The parent waits on a council that never answers; its child waits for the advice."""
-    user: UserRepo = sc.make_user(tmp_path, lambda u: None)
-    council = (
-        "council:\n  enabled: true\n  timeout: 300\n  members:\n"
-        f"    - {{id: a, provider: openai, model: m, endpoint: '{silent_endpoint}/v1'}}\n"
-    )
-    sc.set_remote_config(user, council)
-    user.commit(sc.BAD, "bad")
+    user = council_user(tmp_path, silent_endpoint)
     proc = start(
         user.path, [sys.executable, "-m", "tribunal", "convene", "--ref", "HEAD"], user.env
     )
     try:
+        silent_endpoint.wait_for_request()
         child = steady_fork(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)  # no handler runs, no finally: only the kernel helps
         proc.communicate(timeout=60)
@@ -140,6 +151,39 @@ def test_a_sigkilled_convene_takes_its_analyzer_child_along(
             proc.communicate()
     wait_for(lambda: group_gone(proc), what="every process of the convene", timeout=30)
     no_locks_left(user.path)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_the_council_is_consulted_ends_the_child_too(
+    tmp_path: Path, silent_endpoint: SilentEndpoint, sig: signal.Signals
+) -> None:
+    user = council_user(tmp_path, silent_endpoint)
+    proc = start(
+        user.path, [sys.executable, "-m", "tribunal", "convene", "--ref", "HEAD"], user.env
+    )
+    silent_endpoint.wait_for_request()
+    child = steady_fork(proc.pid)
+    os.kill(proc.pid, sig)  # the parent alone: it must end the child itself
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, out
+    assert "Traceback" not in out
+    assert gone(child)  # reaped by the parent before it exited
+    wait_for(lambda: group_gone(proc), what="every process of the convene", timeout=30)
+    sc.no_sandboxes_left(user)
+    no_locks_left(user.path)
+
+
+def council_user(tmp_path: Path, endpoint: SilentEndpoint) -> UserRepo:
+    """A repository whose trusted config asks a council at ``endpoint``, with a change."""
+    user: UserRepo = sc.make_user(tmp_path, lambda u: None)
+    members = "".join(
+        f"    - {{id: {i}, provider: openai, model: m, endpoint: '{endpoint.url}/v1'}}\n"
+        for i in "ab"
+    )
+    council = "council:\n  enabled: true\n  timeout: 300\n  members:\n" + members
+    sc.set_remote_config(user, council)
+    user.commit(sc.BAD, "bad")
+    return user
 
 
 def steady_fork(pid: int) -> int:
