@@ -568,8 +568,12 @@ VITEST = src("""
     [
         ({"package.json": JEST_PKG}, "src/f.spec.ts"),
         ({"package.json": '{"name": "x"}', "vitest.config.ts": VITEST}, "test/f.test.ts"),
+        (  # a glob a backtracking regex takes hours on (issue 21): matched in linear time
+            {"package.json": JEST_PKG.replace("**/__tests__/**/*.test.ts", "*a" * 12 + "*b")},
+            "src/" + "a" * 200 + ".spec.ts",
+        ),
     ],
-    ids=["jest-testMatch", "vitest-include"],
+    ids=["jest-testMatch", "vitest-include", "jest-hostile-glob"],
 )
 def test_a_js_test_the_literal_runner_config_does_not_collect_is_contradicted(
     repo: GitRepo, config: dict[str, str], test_path: str

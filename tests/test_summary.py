@@ -64,6 +64,7 @@ def edit(path: Path, change: dict[str, object]) -> None:
     [
         (lambda p: p.unlink(), "no summary"),
         (lambda p: p.write_text("{not json"), "not valid JSON"),
+        (lambda p: p.write_text("[" * 100_000 + "]" * 100_000), "nested too deeply"),
         (lambda p: edit(p, {"schema": "tribunal.summary/2"}), "not a valid summary: schema"),
         (lambda p: edit(p, {"surprise": 1}), "not a valid summary: surprise"),
         (lambda p: edit(p, {"commit": "e" * 40}), "does not authenticate"),

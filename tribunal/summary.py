@@ -25,6 +25,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tribunal.bounds import load_json
 from tribunal.errors import TribunalError
 from tribunal.fsutil import write_atomically
 
@@ -210,7 +211,7 @@ def load(path: Path, key: bytes) -> Summary:
     except OSError as exc:
         raise SummaryError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
-        data = json.loads(raw)
+        data = load_json(raw)  # a tampered file may nest deeply: not valid, never a crash
     except (ValueError, UnicodeDecodeError) as exc:
         raise SummaryError(f"{path}: not valid JSON: {exc}") from None
     try:

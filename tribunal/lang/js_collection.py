@@ -12,11 +12,11 @@ else leaves the file's collection open (None).
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Callable
 
+from tribunal.bounds import load_json
 from tribunal.change import Change, Source
 from tribunal.lang.pytest_naming import ancestor_dirs
 from tribunal.paths import glob_matches
@@ -143,6 +143,6 @@ def _names_files(script: str) -> bool:
 
 def _json(text: str) -> object:
     try:
-        return json.loads(text)
-    except ValueError:
+        return load_json(text)
+    except ValueError:  # not JSON, or nested too deeply to read
         return None
