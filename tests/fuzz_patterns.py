@@ -87,6 +87,13 @@ def _built_member_names() -> list[tuple[Pattern, bool]]:
     return [(pattern, False)]
 
 
+def _built_words() -> list[tuple[Pattern, bool]]:
+    from tribunal.treegrep import word_pattern
+
+    words = ("parse_header", "$el", "a.b", "x")
+    return [(word_pattern(words, True), False), (word_pattern(words, False), False)]
+
+
 #: ``module:function`` -> the patterns it builds for representative values, and whether
 #: each is applied at one position.
 BUILT: dict[str, Callable[[], list[tuple[Pattern, bool]]]] = {
@@ -94,6 +101,7 @@ BUILT: dict[str, Callable[[], list[tuple[Pattern, bool]]]] = {
     "tribunal.analyzers.hallucinated_symbol.python_doubts:alias_pattern": _built_aliases,
     "tribunal.analyzers.hallucinated_symbol.python_doubts:setter_pattern": _built_setters,
     "tribunal.llm.phases:names_pattern": _built_member_names,
+    "tribunal.treegrep:word_pattern": _built_words,
 }
 
 

@@ -12,11 +12,15 @@ rather than as "no file".
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from tribunal.change import Change
 from tribunal.errors import GitError
 from tribunal.gitcmd import Git
 from tribunal.snapshot import CommitSnapshot, IndexSnapshot, PatchedSnapshot, WorktreeSnapshot
+
+if TYPE_CHECKING:
+    import re
 
 
 def grep_files(
@@ -68,15 +72,20 @@ def _written_match(
 ) -> bool:
     """``git grep`` on a file the diff wrote (read from the change, not from a commit)."""
     import fnmatch
-    import re
 
     if not any(fnmatch.fnmatchcase(path, g) for g in globs):
         return False
     source = change.read_head(path)
     if source is None:
         return False
-    edge = r"(?<![A-Za-z0-9_])", r"(?![A-Za-z0-9_])"
+    return word_pattern(words, whole_words).search(source.text) is not None
+
+
+def word_pattern(words: Sequence[str], whole_words: bool) -> re.Pattern[str]:
+    """Any of ``words`` (literally), as a whole word when ``whole_words``."""
+    import re
+
     pattern = "|".join(re.escape(w) for w in words)
     if whole_words:
-        pattern = f"{edge[0]}(?:{pattern}){edge[1]}"
-    return re.search(pattern, source.text) is not None
+        pattern = f"(?<![A-Za-z0-9_])(?:{pattern})(?![A-Za-z0-9_])"
+    return re.compile(pattern)
