@@ -45,6 +45,7 @@ ANCHORED = {
     "tribunal.llm.config._MEMBER_FLAG",
     "tribunal.claims.parse._FENCE_OPEN",
     "tribunal.claims.sources._TRAILER_LINE",
+    "tribunal.claims.manifests._VIA_AFTER",
     "tribunal.lang.js_project._STRING_BODIES",
     "tribunal.analyzers.hallucinated_symbol.jsonc._PLAIN",
 }

@@ -89,6 +89,13 @@ def package_json(text: str) -> Call:
     return run
 
 
+def requirements(text: str) -> Call:
+    """A requirements file: its entries, and whether it looks like a lock file."""
+    from tribunal.claims.manifests import parse_manifest
+
+    return lambda: parse_manifest("requirements.txt", text)
+
+
 def tribunal_yml(text: str) -> Call:
     from tribunal.config import parse_config
     from tribunal.errors import ConfigError

@@ -34,6 +34,7 @@ PARSERS = {
         "require: [",
         "require: '",
     ],
+    "requirements": ["=", "==", "# via ", "#", " # via", "\n", "\n ", "a==1 ", "\\\n", "-r "],
     "tribunal_yml": ["[", "{", "- ", "a:\n ", " ", "#", "'", '"', "generated-paths: ["],
     "js_test_call": ["test.", "it.", "test", "it ", ". ", "Deno.", "(", "`"],
     "gitignore": ["*", "**/", "*a", "[", "\\", "!", "a/", "/**"],
@@ -70,5 +71,5 @@ def test_every_pattern_site_is_found() -> None:
         "tribunal.claims.parse:closing_fence#0",  # built from a value
     }
     assert expected <= names, sorted(expected - names)
-    assert any(n.startswith("tribunal.claims.parse:normalize_key:") for n in names)  # inline
+    assert any(n.startswith("tribunal.render.markdown:code_block:") for n in names)  # inline
     assert any(n.startswith("tribunal.lang.js_project._STRING_BODIES[") for n in names)  # dict

@@ -21,10 +21,14 @@ import re
 
 from tribunal.lang.test_diff import TestRecord
 
+#: A string runs to its closing quote or, unclosed, to the end of the text: never
+#: failing, it is never rescanned from each quote inside it (quadratic on ``'\\'\\...``).
 _JS_TOKEN = re.compile(
-    r"""(?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)"""
+    r"""(?P<string>"(?:[^"\\]|\\.|\\\Z)*+(?:"|\Z)|'(?:[^'\\]|\\.|\\\Z)*+(?:'|\Z)"""
+    r"""|`(?:[^`\\]|\\.|\\\Z)*+(?:`|\Z))"""
     r"|(?P<number>\b\d[\d_.eExXa-fA-F]*\b)"
-    r"|(?P<name>[A-Za-z_$][\w$]*)"
+    r"|(?P<name>[A-Za-z_$][\w$]*)",
+    re.DOTALL,
 )
 _JS_KEYWORD_TEXT = """
 await async break case catch class const continue debugger default delete do else export
