@@ -175,7 +175,7 @@ def test_a_signal_while_the_council_is_consulted_ends_the_child_too(
 
 def council_user(tmp_path: Path, endpoint: SilentEndpoint) -> UserRepo:
     """A repository whose trusted config asks a council at ``endpoint``, with a change."""
-    user: UserRepo = sc.make_user(tmp_path, lambda u: None)
+    user: UserRepo = sc.make_user(tmp_path, lambda u: None, {"TRIBUNAL_ALLOW_SEND_DIFF": "1"})
     members = "".join(
         f"    - {{id: {i}, provider: openai, model: m, endpoint: '{endpoint.url}/v1'}}\n"
         for i in "ab"
