@@ -116,11 +116,15 @@ class AnalyzerChild:
                     record(board, plan, Outcome(plan, "ERROR", error=error), started)
 
     def kill(self) -> None:
-        """Kill and reap the child (safe to call twice)."""
+        """Kill and reap the child (safe to call twice; ``collect`` may still be reading)."""
         with contextlib.suppress(OSError, ValueError, AssertionError):
             if self._process.is_alive():
                 self._process.kill()
             self._process.join(timeout=10)
+
+    def close(self) -> None:
+        """Kill the child, then close the pipes (once nothing reads them)."""
+        self.kill()
         for end in (self._reports, self._inbox):
             with contextlib.suppress(OSError):
                 end.close()
@@ -142,7 +146,7 @@ def analyzer_child(
     try:
         yield child
     finally:
-        child.kill()
+        child.close()
 
 
 def _child_main(

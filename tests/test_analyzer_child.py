@@ -98,7 +98,7 @@ def test_a_child_that_crashes_makes_every_unfinished_lens_error(
             box = Sandbox(tmp_path, commits[1])
             outcomes = convene_members(plans, child, box, Config(), 60.0, Progress(enabled=False))
         finally:
-            child.kill()
+            child.close()
     assert {o.verdict for o in outcomes} == {"ERROR"}
     assert all("the analyzer process died (exit 7)" in (o.error or "") for o in outcomes)
 
