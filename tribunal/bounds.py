@@ -11,6 +11,7 @@ No real manifest or config nests anywhere near ``MAX_DATA_DEPTH``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 #: Deepest nesting of lists and mappings accepted in JSON, TOML and YAML data.
@@ -39,20 +40,20 @@ def load_json(text: str | bytes) -> Any:
     """``json.loads``; raises ``ValueError`` (``TooDeep`` past the depth limit) when it fails."""
     import json
 
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise TooDeep("nested too deeply to parse") from None
-    check_depth(data)
-    return data
+    return _bounded(json.loads, text)
 
 
 def load_toml(text: str) -> dict[str, Any]:
     """``tomllib.loads``; raises ``ValueError`` (``TooDeep`` past the depth limit) when it fails."""
     import tomllib
 
+    data: dict[str, Any] = _bounded(tomllib.loads, text)
+    return data
+
+
+def _bounded(parse: Callable[[Any], Any], text: str | bytes) -> Any:
     try:
-        data = tomllib.loads(text)
+        data = parse(text)
     except RecursionError:
         raise TooDeep("nested too deeply to parse") from None
     check_depth(data)
