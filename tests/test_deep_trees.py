@@ -96,11 +96,13 @@ def test_the_issues_reproduction_through_the_cli(repo: GitRepo) -> None:
     assert "crashed" not in result.stderr and "error" not in result.stdout.lower()
 
 
-def verdicts(repo: GitRepo, files: dict[str, str]) -> dict[tuple[str, str, str], str]:
+def verdicts(
+    repo: GitRepo, files: dict[str, str], message: str = "head"
+) -> dict[tuple[str, str, str], str]:
     """(file, analyzer, title) -> verdict of ``tribunal check`` on a commit adding ``files``;
     no analyzer may have crashed."""
     base = repo.commit({"README.md": "x\n"}, "base")
-    head = repo.commit(files, "head")
+    head = repo.commit(files, message)
     result = repo.tribunal("check", "--base", base, "--head", head, "--format", "json")
     assert result.code == 0, result.stderr
     report = json.loads(result.stdout)
@@ -139,6 +141,21 @@ def test_a_file_deeper_than_any_walk_is_unverified_and_the_others_are_judged(
     assert found[("test/other.test.js", "assertion-free-test", "test 'y' asserts nothing")] == (
         "CONTRADICTED"
     )
+
+
+def test_manifests_nested_thousands_deep_are_unreadable_not_a_crash(repo: GitRepo) -> None:
+    """Issue 21: a package.json whose ``exports`` nest 5,000 deep crashed test-tampering."""
+    exports = '{"a": ' * 5000 + '"./x.js"' + "}" * 5000
+    files = {
+        "package.json": f'{{"name": "x", "scripts": {{"test": "jest"}}, "exports": {exports}}}',
+        "pyproject.toml": "[project]\nname = 'x'\ndependencies = " + "[" * 5000 + "]" * 5000,
+        "test/empty.test.js": "test('x', () => {});\n",
+    }
+    found = verdicts(repo, files, "deep manifests\n\nTribunal-Claim: no-new-dependency\n")
+    empty = ("test/empty.test.js", "assertion-free-test", "test 'x' asserts nothing")
+    assert found[empty] == "CONTRADICTED"
+    claim = [v for (f, a, _), v in found.items() if a == "claim-reconciliation"]
+    assert claim == ["UNVERIFIED"]  # the manifests cannot be read: no certainty either way
 
 
 def test_the_depth_bound_visits_only_what_can_be_deep() -> None:
