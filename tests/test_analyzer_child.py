@@ -61,7 +61,7 @@ def test_a_child_still_working_at_the_deadline_is_killed_and_its_lens_is_error(
         assert git.read_blob(f"{commits[0]}:calc.py", LIMIT)  # the parent's reader is running
         with analyzer_child(plans, change, lambda: None, lambda advice: None) as child:
             assert child is not None and child.pid is not None
-            box = Sandbox(tmp_path, commits[1])
+            box = Sandbox(tmp_path, commits[1], repo.path, repo.path / ".git")
             outcomes = convene_members(plans, child, box, Config(), 1.0, Progress(enabled=False))
             assert gone(child.pid)  # killed and reaped before convene_members returned
         assert {o.verdict for o in outcomes} == {"ERROR"}  # it never got past the advice
@@ -95,7 +95,7 @@ def test_a_child_that_crashes_makes_every_unfinished_lens_error(
     with change_between(repo, *commits) as change:
         child = AnalyzerChild(plans, change, crash, lambda a: None)
         try:
-            box = Sandbox(tmp_path, commits[1])
+            box = Sandbox(tmp_path, commits[1], repo.path, repo.path / ".git")
             outcomes = convene_members(plans, child, box, Config(), 60.0, Progress(enabled=False))
         finally:
             child.close()

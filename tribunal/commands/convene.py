@@ -45,9 +45,11 @@ def run(ns: argparse.Namespace) -> int:
     from tribunal.hooks.prepush import judge
     from tribunal.hooks.pushinfo import PushedRef
     from tribunal.hooks.repo import open_repo
+    from tribunal.worktree.signals import interrupts_as_exceptions
 
     repo = open_repo(Path.cwd())
-    with repo.git() as git:
+    # SIGTERM/SIGHUP unwind as Ctrl-C does, at any moment: exit 128+N, nothing left behind
+    with interrupts_as_exceptions(), repo.git() as git:
         head, local_ref, remote, remote_ref = _resolve(git, ns.ref, ns.remote)
         url = git.text("config", "--get", f"remote.{remote}.url", ok_codes=(0, 1)) if remote else ""
         state = state_for(git, repo.common_dir, remote, url or None) if remote else None

@@ -80,13 +80,15 @@ def add_parser(sub: Any, epilog: str) -> None:
 def run(ns: argparse.Namespace) -> int:
     from tribunal.hooks.repo import open_repo
     from tribunal.sources import require_commit
+    from tribunal.worktree.signals import interrupts_as_exceptions
 
     base_spec, head_spec = _specs(ns)
     repo = open_repo(Path.cwd())
     # The text names files and commit subjects, which whoever pushed chose; in a
     # workflow log a line of theirs must never be obeyed as a command.
     resume = _stop_commands() if ns.format == "github" else None
-    with repo.git() as git:
+    # SIGTERM/SIGHUP unwind as Ctrl-C does, at any moment: exit 128+N, nothing left behind
+    with interrupts_as_exceptions(), repo.git() as git:
         base = _base_commit(git, base_spec)
         head = require_commit(git, head_spec, "--head")
         results = []
