@@ -7,6 +7,7 @@ deadline or the exception comes, whatever the machine's speed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -101,6 +102,51 @@ def test_a_child_that_crashes_makes_every_unfinished_lens_error(
             child.close()
     assert {o.verdict for o in outcomes} == {"ERROR"}
     assert all("the analyzer process died (exit 7)" in (o.error or "") for o in outcomes)
+
+
+def test_a_child_killed_while_reading_objects_leaves_the_parents_reader_intact(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    """The child reads through its own ``git cat-file``: killed mid-read, it leaves no
+    half-read object on a pipe the parent shares, so the parent's next reads are exact."""
+    big = "".join(f"line {i}\n" for i in range(80_000)).encode()  # 0.9 MB: reads take a while
+    base = repo.commit({"small.txt": "small\n"}, "base")
+    head = repo.commit({"big.txt": big.decode()}, "big")
+    started = tmp_path / "child-reader"
+    with change_between(repo, base, head) as change:
+        git = change.git
+        assert git is not None
+        assert git.read_blob(f"{base}:small.txt", LIMIT) == b"small\n"  # the parent's reader
+
+        def read_forever() -> None:  # the child's "claims": it reads until it is killed
+            assert git.read_blob(f"{head}:big.txt", LIMIT) == big
+            started.write_text(" ".join(map(str, forked_readers(os.getpid()))))
+            while True:
+                git.read_blob(f"{head}:big.txt", LIMIT)
+
+        with analyzer_child(analyzer_plans(), change, read_forever, lambda a: None) as child:
+            assert child is not None and child.pid is not None
+            wait_for(started.exists, what="the child's first read", timeout=60)
+            wait_for(lambda: started.read_text() != "", what="the child's reader", timeout=10)
+            child.kill()  # SIGKILL in the middle of its reading loop
+            assert gone(child.pid)
+        child_readers = set(started.read_text().split())
+        assert child_readers  # the child started a cat-file of its own ...
+        assert not child_readers & set(map(str, forked_readers(os.getpid())))  # ... not ours
+        for _ in range(3):  # the parent's pipe holds no leftover of the child's reads
+            assert git.read_blob(f"{base}:small.txt", LIMIT) == b"small\n"
+            assert git.read_blob(f"{head}:big.txt", LIMIT) == big
+
+
+def forked_readers(pid: int) -> list[int]:
+    """The ``git cat-file --batch`` processes ``pid`` started."""
+    kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    readers = []
+    for kid in kids:
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            if b"cat-file\0--batch" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                readers.append(int(kid))
+    return readers
 
 
 # -- the hook's process killed outright: its child must not live on ------------------------
