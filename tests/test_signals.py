@@ -11,7 +11,6 @@ from __future__ import annotations
 import shlex
 import signal
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -37,12 +36,14 @@ def convene(user: UserRepo) -> list[str]:
     return [sys.executable, "-m", "tribunal", "convene", "--ref", "HEAD"]
 
 
-def held_convene(user: UserRepo, tmp_path: Path) -> tuple[object, Path]:
+def held_convene(
+    user: UserRepo, tmp_path: Path, argv: list[str] | None = None
+) -> tuple[object, Path]:
     pid_file = tmp_path / "suite.pid"
     command = f"echo $$ > {shlex.quote(str(pid_file))}; exec sleep 60"
     sc.set_remote_config(user, sc.suite_config(command))
     user.commit(sc.GOOD, "good")
-    proc = start(user.path, convene(user), user.env)
+    proc = start(user.path, argv or convene(user), user.env)
     wait_for(lambda: len(user.worktrees()) > 1 and pid_file.exists(), what="the suite lens")
     return proc, pid_file
 
@@ -76,15 +77,37 @@ def test_a_signal_during_the_lenses(user: UserRepo, tmp_path: Path, sig: signal.
     assert "Traceback" not in out and "tribunal: error: interrupted" in out
 
 
+#: ``tribunal convene`` noting in the file ``argv[1]`` each signal its handler has taken:
+#: the test sends the second signal only once the first was handled (two pending at once
+#: are handled lowest number first, whatever order they were sent in).
+NOTING_HANDLED_SIGNALS = """
+import sys
+from tribunal.cli import main
+from tribunal.worktree import signals
+real_raise = signals._raise
+def noting_raise(signum, frame):
+    try:
+        real_raise(signum, frame)
+    finally:
+        with open(sys.argv[1], "a") as handled:
+            handled.write(f"{signum}\\n")
+signals._raise = noting_raise
+sys.exit(main(["convene", "--ref", "HEAD"]))
+"""
+
+
 @pytest.mark.parametrize(
     "first,second", [(signal.SIGINT, signal.SIGHUP), (signal.SIGHUP, signal.SIGTERM)]
 )
 def test_a_second_signal_while_unwinding(
     user: UserRepo, tmp_path: Path, first: signal.Signals, second: signal.Signals
 ) -> None:
-    proc, pid_file = held_convene(user, tmp_path)
+    handled = tmp_path / "handled"
+    argv = [sys.executable, "-c", NOTING_HANDLED_SIGNALS, str(handled)]
+    proc, pid_file = held_convene(user, tmp_path, argv)
     signal_group(proc, first)  # type: ignore[arg-type]
-    time.sleep(0.5)  # two pending at once are handled lowest number first
+    wait_for(lambda: handled.exists() and handled.read_text() != "", what="the first signal")
+    assert handled.read_text().split() == [str(int(first))]
     signal_group(proc, second)  # type: ignore[arg-type]
     code, out = finish(user, proc, pid_file)
     assert code == 128 + first, out
