@@ -3,7 +3,9 @@
 The issue's rule (issue 21): the 1 MB run finishes within 2 s and within 150x
 the 10 KB run. Timing is the child's CPU time (its thread's clock plus the CPU
 of the git processes it waited for), so other work on a loaded machine does not
-count; the 10 KB time is the median of several runs. The thread's clock, not the
+count; the 10 KB time is the median of several runs, and a 1 MB run over the bounds
+is measured again (the fastest of three kept: noise is not slow every time, a
+quadratic parser is). The thread's clock, not the
 process's: with ``RLIMIT_CPU`` set, Linux reads the process clock from a sample
 taken at each scheduler tick, and a 1 ms run then often measures 0.
 
@@ -39,6 +41,10 @@ RATIO = 150
 FLOOR = 0.25
 #: CPU seconds one case may use in all (three 10 KB runs and the 1 MB run).
 CASE_CPU = 3 * LARGE_LIMIT
+#: A 1 MB run over the bounds is measured again this many times and the fastest kept: a
+#: parser that is really quadratic is slow every time; one that met a burst of cache
+#: misses or a frequency drop on a shared machine is not.
+RETRIES = 2
 WALL_LIMIT = 300.0  # a hang guard only: the assertion is on CPU time
 
 Prepare = Callable[[str], Callable[[], object]]
@@ -69,8 +75,19 @@ def measure(cases: list[tuple[str, Prepare, str]]) -> None:
         _cap_cpu(CASE_CPU)
         small_call = prepare(repeat(delimiter, SMALL))
         small = statistics.median(timed(small_call) for _ in range(3))
-        large = timed(prepare(repeat(delimiter, LARGE)))
+        large_call = prepare(repeat(delimiter, LARGE))
+        large = timed(large_call)
+        for _ in range(RETRIES):
+            if not too_slow(small, large):
+                break
+            _cap_cpu(LARGE_LIMIT + 1)
+            large = min(large, timed(large_call))
         print(json.dumps({"case": case, "small": small, "large": large}), flush=True)
+
+
+def too_slow(small: float, large: float) -> bool:
+    """Over the issue's bounds: 2 s for 1 MB, or 150x the 10 KB run (plus ``FLOOR``)."""
+    return large > LARGE_LIMIT or large > RATIO * small + FLOOR
 
 
 def _cap_cpu(seconds: float) -> None:
@@ -124,6 +141,6 @@ def assert_bounded(target: str, arguments: list[str], cwd: Path) -> None:
     assert rows, f"{target} {arguments}: nothing measured"
     for row in rows:
         small, large = float(row["small"]), float(row["large"])  # type: ignore[arg-type]
-        if large > LARGE_LIMIT or large > RATIO * small + FLOOR:
+        if too_slow(small, large):
             slow.append(f"{row['case']}: 10 KB {small:.4f} s, 1 MB {large:.3f} s")
     assert not slow, f"{target} is not bounded: " + "; ".join(slow)
