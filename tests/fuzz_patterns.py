@@ -95,6 +95,18 @@ def _built_words() -> list[tuple[Pattern, bool]]:
     return [(word_pattern(words, True), False), (word_pattern(words, False), False)]
 
 
+def _built_mentions() -> list[tuple[Pattern, bool]]:
+    from tribunal.analyzers.comment_code_drift.mentions import mention_pattern
+
+    return [(mention_pattern(n), False) for n in ("parse_header", "$el", "x")]
+
+
+def _built_definitions() -> list[tuple[Pattern, bool]]:
+    from tribunal.claims.verifiers import public_api
+
+    return [(public_api.binding_pattern(n), False) for n in ("parse_header", "$el", "x")]
+
+
 #: ``module:function`` -> the patterns it builds for representative values, and whether
 #: each is applied at one position.
 BUILT: dict[str, Callable[[], list[tuple[Pattern, bool]]]] = {
@@ -103,6 +115,8 @@ BUILT: dict[str, Callable[[], list[tuple[Pattern, bool]]]] = {
     "tribunal.analyzers.hallucinated_symbol.python_doubts:setter_pattern": _built_setters,
     "tribunal.llm.phases:names_pattern": _built_member_names,
     "tribunal.treegrep:word_pattern": _built_words,
+    "tribunal.analyzers.comment_code_drift.mentions:mention_pattern": _built_mentions,
+    "tribunal.claims.verifiers.public_api:binding_pattern": _built_definitions,
 }
 
 

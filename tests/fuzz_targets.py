@@ -47,6 +47,14 @@ def pr_body(text: str) -> Call:
     return lambda: (block_claims(body), [strip_html_comments(line) for line in body.split("\n")])
 
 
+def comment_mention(text: str) -> Call:
+    """How strongly a comment line mentions a declaration's name (comment-code-drift)."""
+    from tribunal.analyzers.comment_code_drift.mentions import strongest
+
+    line = "# " + text + "name"
+    return lambda: strongest(line, "name", frozenset({"Owner"}))
+
+
 def trailers(text: str) -> Call:
     from tribunal.claims.sources import CommitMessage, commit_claims
 

@@ -20,6 +20,7 @@ PARSERS = {
     "claims_file": [*CLAIMS, "\n", "a\n", "```tribunal\n", "```\n", "* ", "added-test\n"],
     "claim_line": CLAIMS,
     "pr_body": [*CLAIMS, "\n", "<!--\n", "```tribunal\n", "~~~~\n"],
+    "comment_mention": ["$", "a.", "$.", ".", "name", "name.", "a$", "`", "(", "self."],
     "trailers": ["Tribunal-Claim: added-test\n", "Tribunal-Claim: x y\n", "Tribunal-Claim:", " "],
     "suppression": ["#", "//", "/*", "*", "<!--", " ", "tribunal: ignore[", "# tribunal:", "]"],
     "tsconfig": [",", "/", '"', '"\\', "/*", "//", "*/", ",]", ", ", "{", "[", '{"a":', "\n"],
@@ -71,5 +72,5 @@ def test_every_pattern_site_is_found() -> None:
         "tribunal.claims.parse:closing_fence#0",  # built from a value
     }
     assert expected <= names, sorted(expected - names)
-    assert any(n.startswith("tribunal.render.markdown:code_block:") for n in names)  # inline
+    assert any(n.startswith("tribunal.claims.defaults_js:_number:") for n in names)  # inline
     assert any(n.startswith("tribunal.lang.js_project._STRING_BODIES[") for n in names)  # dict

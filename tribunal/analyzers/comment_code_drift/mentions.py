@@ -18,8 +18,8 @@ import re
 
 from tribunal.analyzers.comment_code_drift.generic import is_generic
 
-#: ``a.b.name`` before a mention: the qualifier chain, with the dot.
-_CHAIN = re.compile(r"((?:[A-Za-z_$][\w$]*\.)+)$")
+#: What may open a name (``[A-Za-z_$]``); the rest of it is ``[\w$]``.
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
 #: What opens a comment or docstring line before its words.
 _OPENER = re.compile(r"""^[\s#/*"'rRbBuUfF]*""")
 _SELF = frozenset({"self", "cls", "this"})
@@ -36,16 +36,19 @@ class Strength(enum.IntEnum):
 def strongest(text: str, name: str, owners: frozenset[str]) -> Strength:
     """The strongest mention of ``name`` in ``text``; ``owners`` are qualifiers that name it."""
     best = Strength.NONE
-    pattern = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
-    for match in pattern.finditer(text):
+    for match in mention_pattern(name).finditer(text):
         best = max(best, _strength(text, match.start(), match.end(), owners))
     return best
 
 
+def mention_pattern(name: str) -> re.Pattern[str]:
+    """``name`` as a whole word (``$`` counts as a letter, as in JavaScript)."""
+    return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+
+
 def _strength(text: str, start: int, end: int, owners: frozenset[str]) -> Strength:
-    chain = _CHAIN.search(text[:start])
-    if chain is not None:
-        qualifier = chain[1].rstrip(".").rsplit(".", 1)[-1]
+    qualifier = _qualifier(text, start)
+    if qualifier is not None:
         if qualifier in owners:
             return Strength.QUALIFIED
         return Strength.MARKED if qualifier in _SELF else Strength.NONE
@@ -58,6 +61,27 @@ def _strength(text: str, start: int, end: int, owners: frozenset[str]) -> Streng
     if rest.startswith(":") and opener is not None and opener.end() == start:
         return Strength.MARKED  # "# greet: returns a greeting", a label naming the code
     return Strength.BARE
+
+
+def _qualifier(text: str, start: int) -> str | None:
+    """The name before the dot that precedes ``text[start]`` (``a.b.name``: ``b``), if any.
+
+    A scan back over that name alone, not a pattern searched over the line before
+    it: a search for a chain ending at ``start`` is quadratic on a line of ``$``.
+    """
+    dot = start - 1
+    if dot < 0 or text[dot] != ".":
+        return None
+    begin = dot
+    while begin > 0 and _is_name_char(text[begin - 1]):
+        begin -= 1
+    run = text[begin:dot]
+    first = next((i for i, ch in enumerate(run) if ch in _NAME_START), None)
+    return None if first is None else run[first:]
+
+
+def _is_name_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "_$"
 
 
 def looks_like_code(name: str) -> bool:

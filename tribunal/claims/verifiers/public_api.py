@@ -22,11 +22,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from tribunal.change import Change, Claim, Source
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import family, is_private_module, source_modules
 from tribunal.findings import Verdict
+
+if TYPE_CHECKING:
+    import re
 
 _SHOWN = 12
 _Reader = Callable[[str], Source | None]
@@ -105,17 +109,22 @@ def _defined_at(source: Source | None, name: str) -> int | None:
     """The first line that binds ``name`` (``def``/``class``/``function``/``const``/``=``)."""
     if source is None:
         return None
-    import re
-
-    binding = re.compile(
-        rf"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?"
-        rf"(?:def|class|function\*?|const|let|var|interface|type|enum)\s+{re.escape(name)}\b"
-        rf"|^{re.escape(name)}\s*[:=]"
-    )
+    binding = binding_pattern(name)
     for number, line in enumerate(source.lines, start=1):
         if binding.search(line):
             return number
     return None
+
+
+def binding_pattern(name: str) -> re.Pattern[str]:
+    """A line that binds ``name``, searched from its start."""
+    import re
+
+    return re.compile(
+        rf"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?"
+        rf"(?:def|class|function\*?|const|let|var|interface|type|enum)\s+{re.escape(name)}\b"
+        rf"|^{re.escape(name)}\s*[:=]"
+    )
 
 
 def _collect(into: _Union, kind: str, path: str, read: _Reader) -> None:
