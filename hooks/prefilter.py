@@ -53,12 +53,12 @@ def load_filter(root: Path) -> PathFilter:
         raise ConfigError(f"{path}: cannot read it: {exc}") from None
     if not _MAY_FILTER.search(text):
         return PathFilter()  # no filter key anywhere: spare every commit the YAML parser
-    import yaml
+    from tribunal.bounds import load_yaml
 
     try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        document = load_yaml(text)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
     return _filter_of(document, path) if isinstance(document, dict) else PathFilter()
 
 

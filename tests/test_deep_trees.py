@@ -21,7 +21,7 @@ import pytest
 
 from bench.harness import CORPUS, Case, load_cases, run_case
 from tests.gitrepo import GitRepo
-from tribunal.bounds import MAX_TREE_DEPTH, TreeTooDeep
+from tribunal.bounds import MAX_DATA_DEPTH, MAX_TREE_DEPTH, TooDeep, TreeTooDeep, load_yaml
 from tribunal.lang import js
 from tribunal.lang.python_asserts import scan_assertions
 from tribunal.lang.python_index import ModuleIndex
@@ -204,3 +204,54 @@ def test_cases_named_here_exist() -> None:
     names = {c.name for c in load_cases(CORPUS)}
     assert set(CASES) <= names, sorted(set(CASES) - names)
     assert all(isinstance(c, Case) for c in load_cases(CORPUS, CASES[0]))
+
+
+@pytest.mark.parametrize(
+    ("environment", "verdict"),
+    [
+        ("dependencies: [python, pip]\n", "CONTRADICTED"),  # control: numpy is new
+        ("dependencies: [numpy]\n", "PASS"),  # control: conda asked for it before
+        ("dependencies: " + "[" * 5000 + "]" * 5000, "UNVERIFIED"),  # flow
+        ("dependencies:\n  - " + "- " * 3000 + "numpy\n", "UNVERIFIED"),  # block
+        ("dependencies: [" + "{a: " * 3000 + "1" + "}" * 3000 + "]\n", "UNVERIFIED"),
+    ],
+)
+def test_a_conda_environment_nested_thousands_deep_is_unreadable_not_a_crash(
+    repo: GitRepo, environment: str, verdict: str
+) -> None:
+    """The base's ``environment.yml`` says which dependencies are not new; PyYAML's loader
+    recursed without a bound on it."""
+    base = repo.commit({"environment.yml": environment, "requirements.txt": "requests\n"}, "b")
+    head = repo.commit(
+        {"requirements.txt": "requests\nnumpy\n"},
+        "numpy\n\nTribunal-Claim: no-new-dependency\n",
+    )
+    result = repo.tribunal("check", "--base", base, "--head", head, "--format", "json")
+    report = json.loads(result.stdout)
+    assert report["errors"] == []
+    claim = [f["verdict"] for f in report["findings"] if f["analyzer"] == "claim-reconciliation"]
+    assert claim == [verdict]
+
+
+LAUGHS = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 9)
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "loaded"),
+    [
+        (LAUGHS + "b: 1\n", 1),  # 10^9 paths to the leaves, 9 lists: each list is seen once
+        ("a: &a [*a, 1]\nb: 1\n", 1),  # a list that holds itself
+        ("a: [[[1]]]\nb: 1\n", 1),
+    ],
+)
+def test_yaml_aliases_are_measured_once_each(text: str, loaded: int) -> None:
+    assert load_yaml(text)["b"] == loaded
+
+
+def test_yaml_deeper_than_the_bound_is_too_deep() -> None:
+    with pytest.raises(TooDeep):
+        load_yaml("a: " + "[" * (MAX_DATA_DEPTH + 5) + "]" * (MAX_DATA_DEPTH + 5))
+    with pytest.raises(ValueError, match="not valid YAML"):
+        load_yaml("a: [")

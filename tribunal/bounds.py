@@ -3,7 +3,8 @@
 A change can hold a ``package.json`` whose ``exports`` nest 5,000 deep, or a
 ``pyproject.toml`` of nested arrays: the stdlib parsers then raise
 ``RecursionError`` (not ``ValueError``), and any recursive walk over what they
-return could too. ``load_json`` and ``load_toml`` turn both into the
+return could too; so does PyYAML on an ``environment.yml``. ``load_json``,
+``load_toml`` and ``load_yaml`` turn both into the
 ``ValueError`` callers already treat as "not parseable", so the file degrades
 (to UNVERIFIED, or to being skipped) while the others are judged as usual.
 No real manifest or config nests anywhere near ``MAX_DATA_DEPTH``.
@@ -51,6 +52,18 @@ def load_toml(text: str) -> dict[str, Any]:
     return data
 
 
+def load_yaml(text: str) -> Any:
+    """``yaml.safe_load`` (libyaml's loader when installed); raises ``ValueError``
+    (``TooDeep`` past the depth limit) when it fails."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return _bounded(lambda t: yaml.load(t, Loader=loader), text)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"not valid YAML: {exc}") from None
+
+
 def _bounded(parse: Callable[[Any], Any], text: str | bytes) -> Any:
     try:
         data = parse(text)
@@ -63,9 +76,11 @@ def _bounded(parse: Callable[[Any], Any], text: str | bytes) -> Any:
 def check_depth(data: object, limit: int = MAX_DATA_DEPTH) -> None:
     """Raise ``TooDeep`` when lists and mappings in ``data`` nest more than ``limit`` deep.
 
-    Iterative, so it cannot itself run out of stack; it visits each container once.
+    Iterative, so it cannot itself run out of stack; it visits each container once
+    (YAML's aliases can share one container many times, or make it contain itself).
     """
     stack: list[tuple[object, int]] = [(data, 1)]
+    seen: set[int] = set()
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
@@ -74,6 +89,9 @@ def check_depth(data: object, limit: int = MAX_DATA_DEPTH) -> None:
             children = value
         else:
             continue
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
         if depth > limit:
             raise TooDeep(f"nested more than {limit} levels deep")
         stack.extend((child, depth + 1) for child in children)

@@ -14,9 +14,8 @@ import ast
 import posixpath
 from collections.abc import Callable
 
-import yaml
-
 from tribunal.analyzers.hallucinated_symbol.pydeps import setup_py_names, tox_ini_names
+from tribunal.bounds import load_yaml
 from tribunal.change import Source
 from tribunal.claims.manifests import Declared, canonical, parse_manifest
 
@@ -134,8 +133,8 @@ def _called(func: ast.expr) -> str | None:
 
 def _conda(path: str, text: str) -> tuple[set[str], list[str]]:
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
+        data = load_yaml(text)
+    except ValueError:
         return set(), [f"{path}: not parseable YAML"]
     deps = data.get("dependencies") if isinstance(data, dict) else None
     names: set[str] = set()
