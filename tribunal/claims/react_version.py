@@ -18,8 +18,10 @@ from tribunal.change import Change
 from tribunal.lang.pytest_naming import ancestor_dirs
 
 _SECTIONS = ("dependencies", "peerDependencies", "devDependencies")
-_BOUNDED = re.compile(r"^\s*[\^~=v]*\s*(\d+)(?:\.(?:\d+|x|\*))*\s*$")
-_UPPER = re.compile(r"<\s*=?\s*v?(\d+)(?:\.(\d+|x|\*))*")
+#: One space run before and one after the operator, never two adjacent ``\s*`` (each
+#: split of a long run of spaces between them would be tried: quadratic).
+_BOUNDED = re.compile(r"^\s*(?:[\^~=v]+\s*)?(\d+)(?:\.(?:\d+|x|\*))*\s*$")
+_UPPER = re.compile(r"<\s*(?:=\s*)?v?(\d+)(?:\.(\d+|x|\*))*")
 
 
 def below_react_19(change: Change, path: str) -> bool:
