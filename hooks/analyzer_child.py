@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from tribunal.change import Change
 from tribunal.hooks.members import Board, Outcome, analyze_plan, judged, record
+from tribunal.hooks.progress import Progress
 from tribunal.lenses import LensPlan
 from tribunal.worktree.signals import signals_blocked
 
@@ -56,6 +57,7 @@ class AnalyzerChild:
         claims: Callable[[], None],
         judge_advice: Callable[[Any], Any],
         second_look: Callable[[Outcome], Outcome] = lambda outcome: outcome,
+        progress: Progress | None = None,
     ) -> None:
         import multiprocessing
 
@@ -68,7 +70,16 @@ class AnalyzerChild:
         ends = (report_writer, inbox_reader, self._reports, self._inbox)
         self._process = context.Process(
             target=_child_main,
-            args=(ends, self.plans, change, claims, judge_advice, second_look, os.getpid()),
+            args=(
+                ends,
+                self.plans,
+                change,
+                claims,
+                judge_advice,
+                second_look,
+                progress,
+                os.getpid(),
+            ),
             daemon=True,
         )
         for stream in (sys.stdout, sys.stderr):  # the child flushes them as it exits
@@ -137,12 +148,13 @@ def analyzer_child(
     claims: Callable[[], None],
     judge_advice: Callable[[Any], Any],
     second_look: Callable[[Outcome], Outcome] = lambda outcome: outcome,
+    progress: Progress | None = None,
 ) -> Iterator[AnalyzerChild | None]:
     """The child for ``plans`` (None when there is no analyzer lens), killed on every exit."""
     if not plans:
         yield None
         return
-    child = AnalyzerChild(plans, change, claims, judge_advice, second_look)
+    child = AnalyzerChild(plans, change, claims, judge_advice, second_look, progress)
     try:
         yield child
     finally:
@@ -156,6 +168,7 @@ def _child_main(
     claims: Callable[[], None],
     judge_advice: Callable[[Any], Any],
     second_look: Callable[[Outcome], Outcome],
+    progress: Progress | None,
     parent: int,
 ) -> None:
     import signal
@@ -169,7 +182,7 @@ def _child_main(
     _die_with_parent(parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, stoppers)  # blocked across the fork
     with contextlib.suppress(EOFError, OSError):  # the parent is gone: end quietly
-        _judge_all(writer, inbox, plans, change, claims, judge_advice, second_look)
+        _judge_all(writer, inbox, plans, change, claims, judge_advice, second_look, progress)
         writer.close()
 
 
@@ -181,6 +194,7 @@ def _judge_all(
     claims: Callable[[], None],
     judge_advice: Callable[[Any], Any],
     second_look: Callable[[Outcome], Outcome],
+    progress: Progress | None,
 ) -> None:
     try:
         claims()
@@ -195,7 +209,7 @@ def _judge_all(
             writer.send(("advice", judge_advice(advisory)))
     for plan in plans:
         writer.send(("started", plan.lens.id))
-        outcome = judged(plan, lambda p: second_look(analyze_plan(p, change)))
+        outcome = judged(plan, lambda p: second_look(analyze_plan(p, change, progress)))
         writer.send(("done", plan.lens.id, outcome))
 
 

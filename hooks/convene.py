@@ -197,7 +197,9 @@ def _convene_fresh(
         return _with_pushed_layout(git, repo, rng, trusted.layout, [outcome])[0]
 
     analyzers = [p for p in plans if p.lens.kind == "analyzers"]
-    with analyzer_child(analyzers, change, claims, judged, relaxed) as child:  # before threads
+    with analyzer_child(
+        analyzers, change, claims, judged, relaxed, progress
+    ) as child:  # forked before any thread exists
         advisory = _consult_council(git, rng, config, progress) if council else None
         if child is not None:
             child.advise(advisory)
