@@ -52,7 +52,11 @@ class Pattern(NamedTuple):
     equal: tuple[tuple[str, bytes], ...] = ()
 
 
-_TOKEN = re.compile(r'\s*(\(|\)|\[|\]|@[\w.-]+|#[\w?!-]+|"(?:[^"\\]|\\.)*"|[\w.-]+:|[\w.-]+|\S)')
+#: No leading ``\s*``: every alternative opens on a non-space, so the search skips spaces
+#: itself (a ``\s*`` ran to the end of a trailing run from each of its positions). An
+#: unclosed string runs to the end as one token (searched for its close from every quote,
+#: it was quadratic); a query with one does not parse either way.
+_TOKEN = re.compile(r'(\(|\)|\[|\]|@[\w.-]+|#[\w?!-]+|"(?:[^"\\]|\\.)*+"?|[\w.-]+:|[\w.-]+|\S)')
 
 
 def parse_patterns(source: str) -> tuple[Pattern, ...] | None:
