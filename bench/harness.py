@@ -35,7 +35,8 @@ import yaml
 
 from bench.gitrun import git_out
 from tribunal.claims.sources import load_claims
-from tribunal.config import Config, parse_config
+from tribunal.config import Config
+from tribunal.config_file import parse_config
 from tribunal.engine import analyze
 from tribunal.findings import Verdict
 from tribunal.gitcmd import Git

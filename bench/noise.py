@@ -34,7 +34,8 @@ from typing import NamedTuple
 
 from bench.gitrun import IDENTITY, git_out
 from bench.noise_history import BASE, Files, Step, steps
-from tribunal.config import Config, parse_config
+from tribunal.config import Config
+from tribunal.config_file import parse_config
 from tribunal.engine import analyze
 from tribunal.findings import Finding, Verdict
 from tribunal.gitcmd import Git

@@ -95,7 +95,7 @@ def _judged(
     cwd: Path, config_file: str | None, environ: Mapping[str, str]
 ) -> tuple[Report | None, str]:
     """The report on what the hook judges, and what that is; None when nothing is staged."""
-    from tribunal.config import load_config
+    from tribunal.config_file import load_config
     from tribunal.engine import analyze
     from tribunal.envflag import skips_generated
     from tribunal.gitcmd import Git, find_repo_root

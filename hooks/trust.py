@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tribunal.audit.remote_state import RemoteState, default_branch
-from tribunal.config import CONFIG_NAME, Config, parse_config
+from tribunal.config import Config
+from tribunal.config_file import CONFIG_NAME, parse_config
 from tribunal.errors import ConfigError
 from tribunal.findings import Finding, Verdict
 from tribunal.gitcmd import Git

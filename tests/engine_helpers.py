@@ -16,7 +16,8 @@ from contextlib import contextmanager
 
 from tests.gitrepo import GitRepo
 from tribunal.change import Change
-from tribunal.config import Config, parse_config
+from tribunal.config import Config
+from tribunal.config_file import parse_config
 from tribunal.engine import analyze
 from tribunal.findings import Finding
 from tribunal.gitcmd import Git

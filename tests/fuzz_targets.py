@@ -136,7 +136,7 @@ def generated_path(text: str) -> Call:
 def generated_glob(text: str) -> Call:
     """The text as ``generated-paths`` globs, as many and as long as ``tribunal.yml`` admits,
     against a long hostile path."""
-    from tribunal.config import MAX_GLOB_CHARS, MAX_GLOBS
+    from tribunal.config_file import MAX_GLOB_CHARS, MAX_GLOBS
     from tribunal.paths import _combined
 
     size = MAX_GLOB_CHARS

@@ -8,7 +8,8 @@ import pytest
 
 from tests.fake_analyzers import run_cli, seen
 from tests.gitrepo import GitRepo
-from tribunal.config import CONFIG_ENV, Config, load_config, parse_config
+from tribunal.config import Config
+from tribunal.config_file import CONFIG_ENV, load_config, parse_config
 from tribunal.errors import ConfigError, ExitCode
 from tribunal.registry import BUILTINS
 

@@ -11,7 +11,7 @@ from tests.gitrepo import GitRepo
 from tribunal import registry
 from tribunal.analysis import each_file
 from tribunal.change import Change
-from tribunal.config import parse_config
+from tribunal.config_file import parse_config
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.registry import AnalyzerSpec, Kind

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tribunal.config import Config, parse_config
+from tribunal.config import Config
+from tribunal.config_file import parse_config
 from tribunal.hooks.trust import weakenings
 from tribunal.lenses import builtin_lenses, configured_lenses, plan
 from tribunal.registry import BUILTINS

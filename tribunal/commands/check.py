@@ -128,7 +128,8 @@ def add_parser(sub: Any, epilog: str) -> None:
 
 def run(ns: argparse.Namespace) -> int:
     from tribunal.change import Change
-    from tribunal.config import Config, load_config
+    from tribunal.config import Config
+    from tribunal.config_file import load_config
     from tribunal.engine import analyze
     from tribunal.envflag import skips_generated
     from tribunal.gitcmd import Git, find_repo_root
