@@ -20,8 +20,9 @@ from tests.gitrepo import GitRepo
 from tribunal.change import Source
 from tribunal.findings import Finding, Verdict
 from tribunal.lang import js, js_tests
+from tribunal.lang.js_judge import judge_test
 from tribunal.lang.js_safety import first_unsafe
-from tribunal.lang.js_tests import is_test_file, judge_test, parse_tests
+from tribunal.lang.js_tests import is_test_file, parse_tests
 from tribunal.registry import BUILTINS
 
 if TYPE_CHECKING:

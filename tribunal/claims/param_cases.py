@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from tribunal.lang.python_index import ModuleIndex, top_level
 from tribunal.lang.python_marks import Effect, classify
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.test_record import TestRecord
 
 
 def item_count(record: TestRecord) -> int | None:

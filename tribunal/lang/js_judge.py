@@ -64,7 +64,8 @@ class _Outcome(NamedTuple):
     helpers: tuple[str, ...] = ()  # same-file helpers called that cannot fail
 
 
-def judge(test: JsTestCase, index: ModuleIndex) -> Judgement:
+def judge_test(test: JsTestCase, index: ModuleIndex) -> Judgement:
+    """Whether ``test`` can fail: PASS, UNVERIFIED or CONTRADICTED, with the evidence."""
     if test.callback is None:
         return _judge_reference(test, index)
     follower = _Follower(index, test.callback)

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator
 from tribunal.bounds import load_json
 from tribunal.change import Change
 from tribunal.findings import Verdict
-from tribunal.lang.js_judge import Judgement
+from tribunal.lang.js_judge import Judgement, judge_test
 from tribunal.lang.js_module import ModuleIndex
-from tribunal.lang.js_tests import JsTestCase, judge_test
+from tribunal.lang.js_tests import JsTestCase
 from tribunal.lang.per_change import PerChange, head_tree_known
 from tribunal.lang.pytest_naming import ancestor_dirs
 

@@ -15,7 +15,7 @@ from tribunal.change import Source
 from tribunal.lang import js
 from tribunal.lang.js_decls import code_text
 from tribunal.lang.js_tests import tests_of
-from tribunal.lang.test_diff import TestRecord, ordinals
+from tribunal.lang.test_record import TestRecord, ordinals
 
 
 def js_records(source: Source, path: str, head_path: str, language: str) -> list[TestRecord]:

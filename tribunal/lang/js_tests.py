@@ -7,7 +7,7 @@ by its title path (``suite > inner > title``), and marked skipped when it, or
 any suite around it, is skipped, so that callers can ignore everything inside
 ``describe.skip``.
 
-``judge_test`` says whether a test can fail (``tribunal.lang.js_judge``).
+Whether a test can fail is ``tribunal.lang.js_judge.judge_test``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
     from tribunal.change import Source
-    from tribunal.lang.js_judge import Judgement
 
 _TEST_DIRS = frozenset({"__tests__", "__test__", "test", "tests", "spec"})
 _NOT_TEST_DIRS = frozenset({"fixtures", "__fixtures__", "__mocks__", "node_modules"})
@@ -132,13 +131,6 @@ def discover_tests(index: ModuleIndex) -> list[JsTestCase]:
     hooks = [(hook_scope(c.node, suite_nodes), c.node) for c in calls if c.role == "hook"]
     tests = [_test_case(call, suites, hooks, index) for call in calls if call.role == "test"]
     return [t for t in tests if t is not None]
-
-
-def judge_test(test: JsTestCase, index: ModuleIndex) -> Judgement:
-    """Whether ``test`` can fail: PASS, UNVERIFIED or CONTRADICTED, with the evidence."""
-    from tribunal.lang.js_judge import judge
-
-    return judge(test, index)
 
 
 def _test_case(

@@ -19,109 +19,15 @@ The result is computed once per change.
 
 from __future__ import annotations
 
-import ast
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, Final
+from typing import ClassVar
 
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
 from tribunal.findings import Verdict
 from tribunal.lang.per_change import PerChange
+from tribunal.lang.test_record import TestRecord
 from tribunal.paths import is_js_family, language_of
-
-
-class TestRecord:
-    """One test on one side of the change.
-
-    Compared by identity. A plain class so that the pre-commit hook's start-up
-    needs no ``dataclasses`` (see ``tribunal.findings``). A record is a compact
-    summary: ``test`` and ``index`` point into its file's tree, so they are
-    found again on each use (``locate``) from the run's tree cache, which
-    parses the file again only if the tree was dropped; a change's records
-    never hold every test file's tree at once. Take both from one record in
-    one go (``judge_test(r.test, r.index)``): a tree parsed again in between
-    would give objects of two trees.
-    """
-
-    __test__: ClassVar[bool] = False  # a name pytest would otherwise try to collect
-
-    __slots__ = (
-        "_locate",
-        "body",
-        "conditional_skip",
-        "end",
-        "head_path",
-        "language",
-        "line",
-        "name",
-        "ordinal",
-        "path",
-        "skipped",
-        "start",
-        "xfailed",
-    )
-
-    path: Final[str]  # where the test is on its own side
-    head_path: Final[str]  # the changed file's head path: the same for both sides of one file
-    name: Final[str]
-    ordinal: Final[int]  # 0 for the first test of this name in the file, 1 for the next...
-    start: Final[int]
-    end: Final[int]
-    line: Final[int]  # where to report it
-    skipped: Final[bool]
-    xfailed: Final[bool]
-    conditional_skip: Final[str | None]  # a skip whose condition is not a literal, as written
-    body: Final[str]  # normalized code of the test, for rename and move detection
-    language: Final[str]
-
-    def __init__(
-        self,
-        path: str,
-        head_path: str,
-        name: str,
-        ordinal: int,
-        start: int,
-        end: int,
-        line: int,
-        skipped: bool,
-        xfailed: bool,
-        conditional_skip: str | None,
-        body: str,
-        language: str,
-        locate: Callable[[], tuple[Any, Any]],
-    ) -> None:
-        self.path = path
-        self.head_path = head_path
-        self.name = name
-        self.ordinal = ordinal
-        self.start = start
-        self.end = end
-        self.line = line
-        self.skipped = skipped
-        self.xfailed = xfailed
-        self.conditional_skip = conditional_skip
-        self.body = body
-        self.language = language
-        self._locate = locate
-
-    @property
-    def test(self) -> Any:
-        """The PyTestCase or JsTestCase."""
-        return self._locate()[0]
-
-    @property
-    def index(self) -> Any:
-        """The module index that judges it."""
-        return self._locate()[1]
-
-    @property
-    def label(self) -> str:
-        return f"{self.path}::{self.name}"
-
-    @property
-    def disabled(self) -> bool:
-        return self.skipped or self.xfailed
 
 
 class TestDiff:
@@ -188,7 +94,7 @@ def judge(record: TestRecord, change: Change | None = None) -> Verdict:
         from tribunal.lang.python_judge import judge_test as judge_python
 
         return judge_python(record.test, record.index).verdict
-    from tribunal.lang.js_tests import judge_test as judge_js
+    from tribunal.lang.js_judge import judge_test as judge_js
 
     return judge_js(record.test, record.index).verdict
 
@@ -290,23 +196,3 @@ def _records(change: Change, head_path: str, path: str, source: Source) -> list[
 
         return js_records(source, path, head_path, language)
     return []
-
-
-def ordinals(names: Iterable[str]) -> list[int]:
-    """For each name, how many earlier entries share it (0, 0, 1, ...)."""
-    seen: dict[str, int] = defaultdict(int)
-    out = []
-    for name in names:
-        out.append(seen[name])
-        seen[name] += 1
-    return out
-
-
-def python_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
-    """Arguments and body, without name, decorators or docstring."""
-    from tribunal.lang.py_decls import docstring_node
-
-    body = node.body[1:] if docstring_node(node) is not None else node.body
-    from tribunal.lang.astdump import canonical
-
-    return "\n".join([canonical(node.args), *(canonical(stmt) for stmt in body)])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.test_record import TestRecord
 
 #: A string runs to its closing quote or, unclosed, to the end of the text: never
 #: failing, it is never rescanned from each quote inside it (quadratic on ``'\\'\\...``).

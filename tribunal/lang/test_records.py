@@ -18,7 +18,7 @@ from tribunal.lang.pytest_naming import PytestNaming
 from tribunal.lang.python_index import ModuleIndex, dotted
 from tribunal.lang.python_marks import Effect, classify
 from tribunal.lang.python_tests import tests_of
-from tribunal.lang.test_diff import TestRecord, ordinals, python_body
+from tribunal.lang.test_record import TestRecord, ordinals
 
 _CONDITIONAL = ("skipif", "skipIf", "skipUnless")
 
@@ -75,3 +75,13 @@ def _conditional_skip(decorators: list[ast.expr], index: ModuleIndex) -> str | N
         if conditional and classify(decorator, index).effect is not Effect.SKIP:
             return ast.unparse(decorator)
     return None
+
+
+def python_body(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """Arguments and body, without name, decorators or docstring."""
+    from tribunal.lang.py_decls import docstring_node
+
+    body = node.body[1:] if docstring_node(node) is not None else node.body
+    from tribunal.lang.astdump import canonical
+
+    return "\n".join([canonical(node.args), *(canonical(stmt) for stmt in body)])

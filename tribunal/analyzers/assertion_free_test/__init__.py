@@ -14,12 +14,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 from tribunal.analysis import each_file
+from tribunal.analyzers.assertion_free_test.ident import ID
 from tribunal.change import Change
 from tribunal.findings import Finding, Verdict
 from tribunal.grouping import Place, grouped
 from tribunal.paths import is_js_family, language_of
 
-ID = "assertion-free-test"
 #: The doubt of a test that calls into another module, as the reason that opens its detail:
 #: ``No assertion found in `t`; it calls `sc.scenario(user)` ...`` (Python), ``It calls ...``.
 _DELEGATES = re.compile(

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tribunal.analyzers.assertion_free_test import ID
+from tribunal.analyzers.assertion_free_test.ident import ID
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict

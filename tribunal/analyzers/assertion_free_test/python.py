@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 
+from tribunal.analyzers.assertion_free_test.ident import ID
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
@@ -20,9 +21,7 @@ from tribunal.lang.pytest_naming import PytestNaming
 from tribunal.lang.pytest_project import judge_in_project, naming_for
 from tribunal.lang.python_judge import Judgement
 from tribunal.lang.python_tests import PyTestCase, is_test_file, parsed, tests_of
-from tribunal.lang.test_diff import ordinals
-
-ID = "assertion-free-test"
+from tribunal.lang.test_record import ordinals
 
 Key = tuple[str, int]  # qualified name, and which definition of that name
 _FIX = "Assert on the behaviour the test is named for, or delete the test."

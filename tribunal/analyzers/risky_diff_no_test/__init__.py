@@ -19,7 +19,6 @@ from tribunal.claims.scope import looks_like_test
 from tribunal.findings import Finding
 from tribunal.lang.test_diff import is_test_path
 
-ID = "risky-diff-no-test"
 _LANGUAGES = ("python", "javascript", "typescript", "tsx")
 
 

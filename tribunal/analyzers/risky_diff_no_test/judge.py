@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from tribunal.analyzers.risky_diff_no_test import ID
 from tribunal.analyzers.risky_diff_no_test.correlate import correlated
 from tribunal.analyzers.risky_diff_no_test.lines import names_on_lines
 from tribunal.analyzers.risky_diff_no_test.vocab import Vocabulary
@@ -13,8 +12,11 @@ from tribunal.change import Change
 from tribunal.diff.linetable import joined
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
-from tribunal.lang.test_diff import TestRecord, diff_tests, judge
+from tribunal.lang.test_diff import diff_tests, judge
+from tribunal.lang.test_record import TestRecord
 from tribunal.paths import language_of
+
+ID = "risky-diff-no-test"
 
 _SHOWN = 8
 

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.identifiers import split_words
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.test_record import TestRecord
 from tribunal.lazyre import lazy
 
 ID = "test-tampering"

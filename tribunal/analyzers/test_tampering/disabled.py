@@ -21,7 +21,8 @@ from tribunal.analyzers.test_tampering.reasons import Disabler, disabler
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
-from tribunal.lang.test_diff import TestDiff, TestRecord
+from tribunal.lang.test_diff import TestDiff
+from tribunal.lang.test_record import TestRecord
 from tribunal.lazyre import lazy
 
 _UNREADABLE = lazy(r"^(?P<path>.*) \((?P<side>base|head)\) could not be read or parsed$")

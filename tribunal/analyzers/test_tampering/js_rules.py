@@ -34,9 +34,10 @@ from tribunal.findings import Finding, Verdict
 from tribunal.lang import js
 from tribunal.lang.js_calls import api_calls
 from tribunal.lang.js_decls import code_text
+from tribunal.lang.js_judge import judge_test
 from tribunal.lang.js_module import ModuleIndex, dotted
-from tribunal.lang.js_tests import JsTestCase, judge_test
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.js_tests import JsTestCase
+from tribunal.lang.test_record import TestRecord
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -43,7 +43,7 @@ from tribunal.lang.python_asserts import scan_assertions
 from tribunal.lang.python_index import FuncDef, ModuleIndex, dotted
 from tribunal.lang.python_judge import judge_test
 from tribunal.lang.python_tests import PyTestCase
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.test_record import TestRecord
 
 _OWNERS = ("self", "cls")
 #: Standard-library predicates: a call whose result is discarded checks nothing.

@@ -17,7 +17,7 @@ from tribunal.change import Change
 from tribunal.lang.python_index import ModuleIndex, dotted, top_level
 from tribunal.lang.python_marks import Effect, classify
 from tribunal.lang.python_tests import PyTestCase
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.test_record import TestRecord
 
 if TYPE_CHECKING:
     from tribunal.lang.js_tests import JsTestCase

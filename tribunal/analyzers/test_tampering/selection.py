@@ -16,17 +16,16 @@ from __future__ import annotations
 import ast
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 from tribunal.analysis import each_file
-from tribunal.analyzers.test_tampering.common import fresh, fresh_indices, listing, make
+from tribunal.analyzers.test_tampering.common import fresh, fresh_indices
+from tribunal.analyzers.test_tampering.narrowing import Narrowing, js_config, report
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange
-from tribunal.findings import Finding, Verdict
+from tribunal.findings import Finding
 from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, config_in
 from tribunal.lang.python_index import top_level
 from tribunal.lang.trees import python_tree
-from tribunal.lazyre import lazy
 
 _SELECTING = ("--deselect", "-k", "-m", "--ignore", "--ignore-glob")
 _INCLUDING = {
@@ -40,15 +39,6 @@ _COLLECTION_HOOKS = frozenset(
     {"pytest_ignore_collect", "pytest_collection_modifyitems", "pytest_collect_file"}
 )
 _IGNORE_LISTS = ("collect_ignore", "collect_ignore_glob")
-_JEST_CONFIG = lazy(r"^jest\.config\.(?:[cm]?[jt]s|json)$")
-_VITEST_CONFIG = lazy(r"^(?:vitest|vite)\.(?:config|workspace)\.(?:[cm]?[jt]s|json)$")
-
-
-class Narrowing(NamedTuple):
-    """One way the head config collects fewer tests than the base did."""
-
-    needle: str  # text to find the line by
-    text: str  # what is no longer collected, as a phrase
 
 
 def findings(change: Change) -> Iterator[Finding]:
@@ -74,16 +64,6 @@ def _kind(path: str) -> str | None:
     if name in CONFIG_FILES:
         return "config"
     return "conftest" if name == "conftest.py" else None
-
-
-def js_config(path: str) -> str | None:
-    """``"package.json"``, ``"jest"`` or ``"vitest"`` for a file that selects JS/TS tests."""
-    name = posixpath.basename(path)
-    if name == "package.json":
-        return name
-    if _JEST_CONFIG().match(name):
-        return "jest"
-    return "vitest" if _VITEST_CONFIG().match(name) else None
 
 
 def _judge_dir(change: Change, changed: Sequence[FileChange]) -> Iterator[Finding]:
@@ -118,34 +98,6 @@ def _judge_conftest(change: Change, fc: FileChange) -> Iterator[Finding]:
     found = _conftest(fc, base, head) if head is not None else []
     if found and head is not None:
         yield report(fc, head, found, "python")
-
-
-def report(
-    fc: FileChange, head: Source | None, found: Sequence[Narrowing], language: str | None
-) -> Finding:
-    line = line_of(fc, head, found[0].needle) if head is not None else None
-    return make(
-        Verdict.UNVERIFIED,
-        fc.path,
-        line,
-        f"test selection narrowed: {found[0].text}",
-        "This change makes the test runner collect fewer tests: "
-        + listing([n.text for n in found], 6)
-        + ". Tests no longer collected no longer guard anything.",
-        language,
-    )
-
-
-def line_of(fc: FileChange, head: Source, needle: str) -> int | None:
-    """The first added line mentioning ``needle``, else any line that does, else the first added."""
-    if needle:
-        for number in sorted(fc.added):
-            if needle in head.line(number):
-                return number
-        for number, text in enumerate(head.lines, 1):
-            if needle in text:
-                return number
-    return min(fc.added, default=None)
 
 
 # --- pytest configuration -----------------------------------------------------------------

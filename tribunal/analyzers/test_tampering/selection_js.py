@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from tribunal.analyzers.test_tampering.common import fresh
 from tribunal.analyzers.test_tampering.js_tautology import descendants
+from tribunal.analyzers.test_tampering.narrowing import Narrowing, js_config, report
 from tribunal.analyzers.test_tampering.runners import commands_in
-from tribunal.analyzers.test_tampering.selection import Narrowing, js_config, report
 from tribunal.bounds import load_json
 from tribunal.change import Change, Source
 from tribunal.diff.model import FileChange

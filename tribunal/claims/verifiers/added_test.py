@@ -28,7 +28,8 @@ from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import in_test_data_dir, is_other_code, looks_like_test
 from tribunal.findings import Verdict
 from tribunal.lang.js_tests import is_test_file as is_js_test
-from tribunal.lang.test_diff import TestRecord, diff_tests, judge
+from tribunal.lang.test_diff import diff_tests, judge
+from tribunal.lang.test_record import TestRecord
 from tribunal.paths import is_js_family, language_of
 
 _SHOWN = 5

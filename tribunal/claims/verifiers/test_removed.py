@@ -21,8 +21,9 @@ from tribunal.claims.param_cases import item_count
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import looks_like_test
 from tribunal.findings import Verdict
-from tribunal.lang.test_diff import TestDiff, TestRecord, diff_tests
+from tribunal.lang.test_diff import TestDiff, diff_tests
 from tribunal.lang.test_kinship import relation
+from tribunal.lang.test_record import TestRecord
 
 
 def verify(change: Change, claim: Claim) -> Judgement:
