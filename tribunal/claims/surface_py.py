@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from tribunal.analyzers.hallucinated_symbol.python_names import names_of_tree
 from tribunal.change import Source
+from tribunal.lang.treepaths import python_module_file, relative_base
 from tribunal.lang.trees import python_tree
 
 Reader = Callable[[str], Source | None]
@@ -182,17 +183,9 @@ def resolve_module(path: str, level: int, module: str | None, read: Reader) -> s
         folders = posixpath.dirname(path).split("/") if "/" in path else []
         bases = ["/".join(folders[:n]) for n in range(len(folders) + 1)]
     else:
-        base = posixpath.dirname(path)
-        for _ in range(level - 1):
-            base = posixpath.dirname(base)
-        bases = [base]
-    for base in bases:
-        stem = posixpath.join(base, *parts) if parts else base
-        candidates = [f"{stem}.py", f"{stem}.pyi"] if parts else []
-        for candidate in (*candidates, posixpath.join(stem, "__init__.py")):
-            if read(candidate) is not None:
-                return candidate
-    return None
+        base = relative_base(path, level)
+        bases = [base] if base is not None else []
+    return python_module_file(bases, parts, read, stubs=True)
 
 
 def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:

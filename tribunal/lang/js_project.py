@@ -31,6 +31,7 @@ from tribunal.lang.js_module import ModuleIndex
 from tribunal.lang.js_tests import JsTestCase
 from tribunal.lang.per_change import PerChange, head_tree_known
 from tribunal.lang.pytest_naming import ancestor_dirs
+from tribunal.lang.treepaths import parent_dir, resolve_path
 
 MAX_HOPS = 2
 _EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
@@ -324,12 +325,9 @@ def _is_script(spec: str) -> bool:
 
 def _resolve(change: Change, importer: str, spec: str) -> str | None:
     """The repository file ``spec`` names, trying the extensions bundlers try."""
-    if spec.startswith("/"):
-        base = spec.lstrip("/")
-    else:
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
-    if base.startswith("../") or base == "..":
-        return None
+    base = spec.lstrip("/") if spec.startswith("/") else resolve_path(parent_dir(importer), spec)
+    if base is None:
+        return None  # it leaves the repository
     stem, ext = posixpath.splitext(base)
     candidates = [base] if ext else []
     if ext in (".js", ".jsx", ".mjs", ".cjs"):  # TypeScript's ESM style: './x.js' is x.ts

@@ -21,6 +21,7 @@ from tribunal.lang.pytest_naming import ancestor_dirs
 from tribunal.lang.python_index import ModuleIndex, top_level
 from tribunal.lang.python_marks import is_autouse_fixture
 from tribunal.lang.python_scope import FixtureImport, fixture_imports
+from tribunal.lang.treepaths import python_module_file, relative_base
 from tribunal.lang.trees import python_derived
 
 MAX_HOPS = 3
@@ -71,10 +72,8 @@ def resolve_module(change: Change, importer: str, module: str) -> str | None:
     level = len(module) - len(module.lstrip("."))
     parts = [p for p in module.lstrip(".").split(".") if p]
     if level:
-        base = posixpath.dirname(importer)
-        for _ in range(level - 1):
-            base = posixpath.dirname(base)
-        roots = [base]
+        base = relative_base(importer, level)
+        roots = [base] if base is not None else []
     else:
         roots = [
             "",
@@ -82,14 +81,7 @@ def resolve_module(change: Change, importer: str, module: str) -> str | None:
             *change.config.python_roots,
             *ancestor_dirs(posixpath.dirname(importer)),
         ]
-    for root in dict.fromkeys(roots):
-        stem = posixpath.join(root, *parts) if parts else root
-        for candidate in (f"{stem}.py", posixpath.join(stem, "__init__.py")):
-            if candidate.startswith("/") or candidate == ".py":
-                continue
-            if change.read_head(candidate) is not None:
-                return candidate
-    return None
+    return python_module_file(roots, parts, change.read_head)
 
 
 def _autouse_in(change: Change, path: str, name: str, hops: int, hooks: bool = False) -> str:

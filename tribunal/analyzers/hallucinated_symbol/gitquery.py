@@ -12,9 +12,9 @@ import os
 from collections.abc import Mapping, Sequence
 
 from tribunal.analyzers.hallucinated_symbol.commit_ignores import CommitIgnores, check_ignore
-from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir, resolve_path
 from tribunal.change import Change
 from tribunal.errors import GitError
+from tribunal.lang.treepaths import parent_dir, resolve_path
 from tribunal.snapshot import (
     CommitSnapshot,
     EmptySnapshot,

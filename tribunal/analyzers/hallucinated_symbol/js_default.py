@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
 from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfig
+from tribunal.lang.treepaths import parent_dir
 from tribunal.paths import language_of
 
 #: ``module`` / ``moduleResolution`` values under which Node decides a file's format.

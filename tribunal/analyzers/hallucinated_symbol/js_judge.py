@@ -37,13 +37,13 @@ from tribunal.analyzers.hallucinated_symbol.js_resolve import (
     package_entry,
 )
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, passed, suggestion
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir, resolve_path
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree, Side
 from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfigs
 from tribunal.change import Source
 from tribunal.findings import Verdict
 from tribunal.lang import js
 from tribunal.lang.sfc import is_sfc
+from tribunal.lang.treepaths import join, parent_dir, resolve_path
 from tribunal.paths import is_generated, language_of
 
 if TYPE_CHECKING:

@@ -16,10 +16,10 @@ from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, read_imp
 from tribunal.analyzers.hallucinated_symbol.js_judge import ScriptSide, is_declaration
 from tribunal.analyzers.hallucinated_symbol.js_sfc import component_imports
 from tribunal.analyzers.hallucinated_symbol.language import ImportHalf, Removal
-from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import Side
 from tribunal.diff.model import FileChange
 from tribunal.lang.sfc import is_sfc
+from tribunal.lang.treepaths import parent_dir
 from tribunal.lang.trees import js_tree
 from tribunal.paths import is_js_family, language_of
 

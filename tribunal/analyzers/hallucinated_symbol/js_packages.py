@@ -14,9 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import DiskTree, FileTree
 from tribunal.bounds import load_json
+from tribunal.lang.treepaths import join, parent_dir
 
 #: Node's core modules (``node:`` prefixed or bare), subpaths included.
 NODE_BUILTINS = frozenset(

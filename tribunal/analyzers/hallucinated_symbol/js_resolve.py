@@ -22,9 +22,9 @@ from tribunal.analyzers.hallucinated_symbol.js_packages import (
     read_manifest,
     split_package,
 )
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir, resolve_path
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
 from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfig, TsConfigs, match_paths
+from tribunal.lang.treepaths import join, parent_dir, resolve_path
 
 EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json")
 _ESM_TWINS = {

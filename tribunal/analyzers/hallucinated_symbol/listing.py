@@ -15,9 +15,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.errors import GitError
 from tribunal.gitcmd import Git
+from tribunal.lang.treepaths import join, parent_dir
 
 #: name -> whether it is a directory
 Entries = dict[str, bool]

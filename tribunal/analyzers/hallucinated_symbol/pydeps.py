@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.lang.treepaths import join, parent_dir
 
 if TYPE_CHECKING:
     import configparser

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.lang.treepaths import join, parent_dir
 
 #: Build configs read for markers, and native build systems whose presence is evidence.
 _CONFIGS = ("pyproject.toml", "setup.py", "setup.cfg")

@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.lang.treepaths import join, parent_dir
 from tribunal.treegrep import grep_files
 
 #: Text in a package ``__init__`` that makes modules appear without files. The subscript

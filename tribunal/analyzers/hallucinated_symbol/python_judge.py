@@ -15,7 +15,6 @@ from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.grouped import not_installed_group
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, passed, suggestion
 from tribunal.analyzers.hallucinated_symbol.packages import STDLIB, declared_imports
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.python_builds import builds_extensions
 from tribunal.analyzers.hallucinated_symbol.python_imports import ImportedName, PyImport
 from tribunal.analyzers.hallucinated_symbol.python_installed import InstalledPython
@@ -23,11 +22,11 @@ from tribunal.analyzers.hallucinated_symbol.python_resolve import (
     Missing,
     PyModule,
     Resolver,
-    relative_base,
 )
 from tribunal.analyzers.hallucinated_symbol.python_roots import python_roots
 from tribunal.analyzers.hallucinated_symbol.tree import Side
 from tribunal.findings import Verdict
+from tribunal.lang.treepaths import join, parent_dir, relative_base
 from tribunal.paths import is_generated
 from tribunal.treegrep import grep_files
 

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tribunal.analyzers.hallucinated_symbol.language import ImportHalf, Removal
-from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
 from tribunal.analyzers.hallucinated_symbol.python_imports import PyImport, imports_of_tree
 from tribunal.analyzers.hallucinated_symbol.python_names import IMPLICIT, own_names
 from tribunal.analyzers.hallucinated_symbol.tree import Side
 from tribunal.diff.model import FileChange
+from tribunal.lang.treepaths import parent_dir
 from tribunal.lang.trees import python_tree
 from tribunal.paths import language_of
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir
 from tribunal.analyzers.hallucinated_symbol.python_names import (
     IMPLICIT,
     ModuleNames,
@@ -20,6 +19,7 @@ from tribunal.analyzers.hallucinated_symbol.python_names import (
     own_names,
 )
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.lang.treepaths import join, relative_base
 
 
 class PyModule(NamedTuple):
@@ -204,13 +204,3 @@ class Resolver:
             if stem.isidentifier() and stem != "__init__" and listed:
                 out.add(stem)
         return frozenset(out)
-
-
-def relative_base(path: str, level: int) -> str | None:
-    """The directory ``level`` dots name from file ``path``; None above the tree's root."""
-    directory = parent_dir(path)
-    for _ in range(level - 1):
-        if not directory:
-            return None
-        directory = parent_dir(directory)
-    return directory

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tribunal.analyzers.hallucinated_symbol.pathutil import parent_dir
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.lang.treepaths import parent_dir
 
 
 def python_roots(tree: FileTree, configured: tuple[str, ...]) -> tuple[str, ...]:

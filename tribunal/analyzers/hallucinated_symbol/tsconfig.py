@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol import jsonc
-from tribunal.analyzers.hallucinated_symbol.pathutil import join, parent_dir, resolve_path
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.lang.treepaths import join, parent_dir, resolve_path
 
 _NAMES = ("tsconfig.json", "jsconfig.json")
 _MAX_DEPTH = 12

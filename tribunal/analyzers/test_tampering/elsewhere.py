@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from tribunal.analyzers.test_tampering.common import quoted
 from tribunal.change import Change
 from tribunal.diff.model import FileChange
+from tribunal.lang.treepaths import parent_dir, relative_base, resolve_path
 from tribunal.lang.trees import python_tree
 from tribunal.lazyre import lazy
 from tribunal.paths import is_js_family, language_of
@@ -94,24 +95,27 @@ def _python_imports(change: Change, fc: FileChange) -> set[str]:
     tree = python_tree(source) if source is not None else None
     if tree is None:
         return set()
-    package = posixpath.dirname(fc.path).replace("/", ".")
     out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = _resolve_relative(package, node.module or "", node.level)
+            base = _dotted(fc.path, node.module or "", node.level)
+            if base is None:
+                continue  # dots above the root: Python refuses the import
             out.add(base)
             out.update(f"{base}.{alias.name}".strip(".") for alias in node.names)
     return {m for m in out if m}
 
 
-def _resolve_relative(package: str, module: str, level: int) -> str:
+def _dotted(path: str, module: str, level: int) -> str | None:
+    """The dotted module an import in ``path`` names, relative ones resolved."""
     if level == 0:
         return module
-    parts = package.split(".") if package else []
-    parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
-    return ".".join([*parts, module] if module else parts)
+    directory = relative_base(path, level)
+    if directory is None:
+        return None
+    return ".".join(p for p in (directory.replace("/", "."), module) if p)
 
 
 def _imported(path: str, modules: Iterable[str]) -> bool:
@@ -126,11 +130,9 @@ def _js_imports(change: Change, fc: FileChange) -> list[str]:
     source = change.head_source(fc)
     if source is None:
         return []
-    directory = posixpath.dirname(fc.path)
-    return [
-        posixpath.normpath(posixpath.join(directory, spec))
-        for spec in _JS_IMPORT().findall(source.text)
-    ]
+    directory = parent_dir(fc.path)
+    found = (resolve_path(directory, spec) for spec in _JS_IMPORT().findall(source.text))
+    return [path for path in found if path]
 
 
 def _resolves(path: str, targets: Iterable[str]) -> bool:
