@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Hashable, Iterator
 
-from tribunal.claims.defaults_py import Default, literal_value
+from tribunal.claims.default_values import Default, literal_value
 
 #: Keywords whose value is the default of what the call declares.
 DEFAULT_KEYWORDS = frozenset(

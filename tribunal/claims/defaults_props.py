@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from tribunal.claims.defaults_py import Default
+from tribunal.claims.default_values import Default
 from tribunal.lang.js import field, first_line, last_line, string_value, text
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def _destructured(node: Node, owner: str) -> list[Default]:
     pattern, value = field(node, "name"), field(node, "value")
     if pattern is None or value is None or pattern.type != "object_pattern":
         return []
-    from tribunal.claims.defaults_js import destructured_defaults
+    from tribunal.claims.js_values import destructured_defaults
 
     props = _callee(value) in ("defineProps", "$props") or value.type == "identifier"
     where = owner if _callee(value) == "defineProps" else _enclosing(node)
@@ -142,7 +142,7 @@ def _pairs(obj: Node, owner: str, kind: str) -> list[Default]:
 
 
 def _default(owner: str, name: str, value: Node, kind: str, holder: Node) -> Default:
-    from tribunal.claims.defaults_js import literal_value
+    from tribunal.claims.js_values import literal_value
 
     return Default(
         owner, name, literal_value(value), text(value), first_line(value),

@@ -18,7 +18,7 @@ import ast
 from collections.abc import Iterator
 
 from tribunal.lang.python_index import ModuleIndex
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.test_record import TestRecord
 
 
 def assumed(old: TestRecord, new: TestRecord) -> Iterator[tuple[int, int, str]]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from tribunal.lang.python_index import ModuleIndex
-from tribunal.lang.test_diff import TestRecord
+from tribunal.lang.test_record import TestRecord
 
 _RAISES = frozenset(
     {"pytest.raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp",

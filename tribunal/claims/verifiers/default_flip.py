@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from tribunal.change import Change, Claim, Source
 from tribunal.claims.default_mentions import unread_setters
-from tribunal.claims.defaults_py import Default
+from tribunal.claims.default_values import Default
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import CODE_LANGUAGES, looks_like_test
 from tribunal.diff.model import FileChange
