@@ -35,8 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: offset, or on short values such as an environment variable).
 ANCHORED = {
     "tribunal.analyzers.hallucinated_symbol.js_exports._IDENTIFIER",
-    "tribunal.analyzers.hallucinated_symbol.pydeps._NAME",
-    "tribunal.claims.manifests._NAME",
+    "tribunal.lang.manifests._LENIENT_NAME",
+    "tribunal.lang.manifests._INCLUDE",
+    "tribunal.lang.manifests._NAME",
     "tribunal.lang.js_module._DOTTED",
     "tribunal.lang.js_module._LEAD",
     "tribunal.github.truncate._FENCE_OPEN",
@@ -45,7 +46,7 @@ ANCHORED = {
     "tribunal.llm.config._MEMBER_FLAG",
     "tribunal.claims.parse._FENCE_OPEN",
     "tribunal.claims.sources._TRAILER_LINE",
-    "tribunal.claims.manifests._VIA_AFTER",
+    "tribunal.lang.manifests._VIA_AFTER",
     "tribunal.lang.js_project._STRING_BODIES",
     "tribunal.analyzers.hallucinated_symbol.jsonc._PLAIN",
 }

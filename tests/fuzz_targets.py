@@ -83,8 +83,8 @@ def package_json(text: str) -> Call:
     from tribunal.analyzers.hallucinated_symbol.js_packages import map_targets
     from tribunal.analyzers.test_tampering.runners import _from_package
     from tribunal.bounds import load_json
-    from tribunal.claims.manifests import parse_manifest
     from tribunal.lang.js_project import _setup_values
+    from tribunal.lang.manifests import parse_manifest
 
     def run() -> object:
         parse_manifest("package.json", text)
@@ -99,7 +99,7 @@ def package_json(text: str) -> Call:
 
 def requirements(text: str) -> Call:
     """A requirements file: its entries, and whether it looks like a lock file."""
-    from tribunal.claims.manifests import parse_manifest
+    from tribunal.lang.manifests import parse_manifest
 
     return lambda: parse_manifest("requirements.txt", text)
 

@@ -10,9 +10,9 @@ import pytest
 from tests.claims_support import claim_verdict
 from tests.engine_helpers import change_for, src
 from tests.gitrepo import GitRepo
-from tribunal.claims.manifests import canonical, kind_of, parse_manifest
 from tribunal.claims.registry import judge
 from tribunal.findings import Verdict
+from tribunal.lang.manifests import canonical, kind_of, parse_manifest
 from tribunal.sources import Selection
 
 CLAIM = "no-new-dependency"
@@ -46,6 +46,9 @@ def test_pep503_names(name: str, normal: str) -> None:
         ("requirements-dev.txt", "requirements"),
         ("requirements/base.in", "requirements"),
         ("dev_requirements.txt", "requirements"),
+        ("requirement.txt", "requirements"),  # the names hallucinated-symbol also read
+        ("test-requirement.in", "requirements"),
+        ("Requirements.txt", "requirements"),
         ("package-lock.json", None),
         ("poetry.lock", None),
         ("docs/notes.txt", None),
@@ -466,3 +469,13 @@ def test_a_handwritten_file_with_one_loose_entry_is_still_a_manifest(repo: GitRe
         repo, {"requirements.txt": "a==1\n"}, {"requirements.txt": "a==1\nb>=2\n"}, CLAIM
     )
     assert verdict is C
+
+
+def test_a_constraint_file_is_followed_apart_and_declares_nothing() -> None:
+    """``-c pins.txt`` pins versions; it asks for no distribution, so it is no include."""
+    declared = parse_manifest("requirements.txt", "-c pins.txt\n-r base.txt\n--constraint x.txt\n")
+    assert (declared.deps, declared.includes, declared.constraints) == (
+        [],
+        ["base.txt"],
+        ["pins.txt", "x.txt"],
+    )

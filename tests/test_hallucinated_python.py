@@ -18,10 +18,10 @@ import pytest
 from tests.engine_helpers import Files, change_for, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.hallucinated_symbol.packages import import_names
-from tribunal.analyzers.hallucinated_symbol.pydeps import normalize
 from tribunal.analyzers.hallucinated_symbol.python_names import module_names
 from tribunal.engine import analyze
 from tribunal.findings import Finding
+from tribunal.lang.manifests import canonical
 from tribunal.sources import Selection
 
 ID = "hallucinated-symbol"
@@ -477,6 +477,11 @@ def test_undeclared_package_is_unverified(repo: GitRepo) -> None:
         ),
         ("Pipfile", '[packages]\nrequests = "*"\n', "requests"),
         ("tox.ini", "[tox]\nenvlist = py311\n[testenv]\ndeps =\n    pytest-cov\n", "pytest_cov"),
+        # read since the claims' reader became the one reader of manifests (issue 19)
+        ("pyproject.toml", '[tool.rye]\ndev-dependencies = ["PyYAML"]\n', "yaml"),
+        ("requirement.txt", "pyyaml\n", "yaml"),
+        ("devrequirements.in", "pyyaml\n", "yaml"),
+        ("requirements.txt", "pyyaml==6.0 \\\n    --hash=sha256:00\n", "yaml"),
     ],
 )
 def test_declared_dependencies_are_trusted(
@@ -487,6 +492,47 @@ def test_declared_dependencies_are_trusted(
         base = {"requirements.txt": "-r more.txt\n", "more.txt": "pyyaml\n", "x.py": ""}
     found = judged(repo, base, {"x.py": f"import {module}\nfrom {module} import something\n"})
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("manifests", "importer"),
+    [
+        ({"requirements.txt": "-c pins.txt\n", "pins.txt": "pyyaml==6.0\n"}, "x.py"),
+        (
+            {"sub/requirements.txt": "--constraint=../pins.txt\n", "pins.txt": "pyyaml\n"},
+            "sub/x.py",
+        ),
+        (
+            {
+                "setup.cfg": "[options]\ninstall_requires = file: deps/base.txt\n",
+                "deps/base.txt": "pyyaml\n",
+            },
+            "x.py",
+        ),
+        (
+            {
+                "pyproject.toml": '[project]\nname = "p"\ndynamic = ["dependencies"]\n'
+                '[tool.setuptools.dynamic]\ndependencies = {file = ["reqs.txt"]}\n',
+                "reqs.txt": "pyyaml\n",
+            },
+            "x.py",
+        ),
+    ],
+)
+def test_lists_kept_in_other_files_are_followed(
+    repo: GitRepo, manifests: dict[str, str], importer: str
+) -> None:
+    """``-c`` pins, setup.cfg ``file:`` and setuptools dynamic lists: the names they give count."""
+    found = judged(repo, {**manifests, importer: ""}, {importer: "import yaml\n"})
+    assert found == []
+
+
+def test_a_list_in_another_file_counts_only_where_it_is_included(repo: GitRepo) -> None:
+    """The dirty twin of the test above: the same file, included by nothing, declares nothing."""
+    found = judged(repo, {"pins.txt": "pyyaml\n", "x.py": ""}, {"x.py": "import yaml\n"})
+    assert [(f.verdict.name, f.title) for f in found] == [
+        (U, "'yaml' is not a declared or installed package")
+    ]
 
 
 def _fake_env(root: Path, files: Mapping[str, str]) -> Path:
@@ -593,7 +639,7 @@ def test_star_exports_follow_the_static_all() -> None:
 
 
 def test_distribution_names_map_to_import_names() -> None:
-    assert normalize("Foo.Bar__baz") == "foo-bar-baz"
+    assert canonical("Foo.Bar__baz") == "foo-bar-baz"
     assert "yaml" in import_names("PyYAML")
     assert "jwt" in import_names("PyJWT")
     assert "tree_sitter" in import_names("tree-sitter")

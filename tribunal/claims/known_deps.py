@@ -14,10 +14,15 @@ import ast
 import posixpath
 from collections.abc import Callable
 
-from tribunal.analyzers.hallucinated_symbol.pydeps import setup_py_names, tox_ini_names
 from tribunal.bounds import load_yaml
 from tribunal.change import Source
-from tribunal.claims.manifests import Declared, canonical, parse_manifest
+from tribunal.lang.manifests import (
+    Declared,
+    canonical,
+    parse_manifest,
+    setup_py_names,
+    tox_ini_names,
+)
 
 Reader = Callable[[str], Source | None]
 #: Base-only sources, by file name.

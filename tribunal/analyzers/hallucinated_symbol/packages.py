@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 
-from tribunal.analyzers.hallucinated_symbol.pydeps import normalize
+from tribunal.lang.manifests import canonical
 
 #: Removed from recent Pythons (3.12, 3.13) or added after 3.11, and the packaging
 #: tools every environment that runs a setup.py has: still "standard" here.
@@ -87,7 +87,7 @@ _AFFIXES = (("python-", ""), ("py-", ""), ("", "-python"), ("", "-py"), ("", "-b
 
 def import_names(distribution: str) -> frozenset[str]:
     """Lower-cased top-level import names a distribution plausibly provides."""
-    dist = normalize(distribution)
+    dist = canonical(distribution)
     out = {dist.replace("-", "_"), dist.replace("-", "")}
     out.update(n.lower() for n in _DIST_IMPORTS.get(dist, ()))
     for prefix, suffix in _AFFIXES:

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 from tribunal.change import Change, Claim
 from tribunal.claims.known_deps import Reader, included, is_source, names_in
-from tribunal.claims.manifests import Declared, Dependency, kind_of, parse_manifest
 from tribunal.claims.registry import Judgement
 from tribunal.diff.model import FileChange
 from tribunal.findings import Verdict
+from tribunal.lang.manifests import Declared, Dependency, kind_of, parse_manifest
 
 
 @dataclass

@@ -1,9 +1,17 @@
 """Dependency manifests: which distributions a file declares, and in which section.
 
+The one reader of them: the claims (``no-new-dependency``, ``claims.known_deps``) and
+hallucinated-symbol (``analyzers.hallucinated_symbol.pydeps``, what an import may
+name) both read manifests here, so a file kind or a table one of them knows the other
+knows too.
+
 Covered: ``pyproject.toml`` (PEP 621 dependencies and optional dependencies,
-PEP 735 dependency groups, build requirements, Poetry, uv and PDM tables),
-``requirements*.txt`` / ``*.in`` (and any ``.txt``/``.in`` under a
-``requirements/`` directory), ``setup.cfg``, ``Pipfile`` and ``package.json``.
+PEP 735 dependency groups, build requirements, Poetry, uv, Rye, PDM and Hatch
+tables), requirements files (``requirements*.txt`` / ``*.in``, ``requirement.txt``,
+``dev-requirements.in``, and any ``.txt``/``.in`` under a ``requirements/``
+directory), ``setup.cfg``, ``Pipfile`` and ``package.json``; and, for the names
+only, the literal requirements ``setup.py`` gives ``setup()`` and the ``deps`` of
+``tox.ini`` test environments (``setup_py_names``, ``tox_ini_names``).
 Lockfiles are not manifests: they list what a resolver chose, not what the
 project asked for. That includes a requirements file written by
 ``pip-compile`` or ``uv pip compile`` (its header says so, its pins carry
@@ -14,17 +22,20 @@ Python names are PEP 503-normalized; npm names are kept as written. An entry
 whose name cannot be read statically (a bare URL, a path) is recorded as
 *uncertain* by its text. Files a list is read from (``-r``, a
 ``setup.cfg`` ``file:`` directive, a setuptools dynamic ``file`` list) are
-*includes*, followed by the caller; a whole list kept elsewhere that no include
+*includes*, followed by the caller; ``-c`` constraint files are *constraints*
+(they pin, they ask for nothing); a whole list kept elsewhere that no include
 names (``dynamic = ["dependencies"]`` filled by a build plugin) is *opaque*.
+
+No ``dataclasses`` and no parser at import time: hallucinated-symbol loads this module
+inside ``tribunal check --staged`` (tests/test_cli.py counts what start-up imports).
 """
 
 from __future__ import annotations
 
-import configparser
+import ast
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tribunal.bounds import load_json, load_toml
 
@@ -36,34 +47,55 @@ _MARKER = re.compile(
     r"\s*(?:[<>=!~]|in\b|not\b)"
 )
 _NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+#: The names a lenient reading takes from an entry the strict one cannot name.
+_LENIENT_NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+#: ``-r other.txt`` (an include) or ``-c pins.txt`` (a constraint), spelt every way pip reads.
+_INCLUDE = re.compile(r"(-r|--requirement|-c|--constraint)(?:\s+|=|(?=[^\s=]))(\S+)")
+_SETUP_KEYWORDS = ("install_requires", "extras_require", "tests_require", "setup_requires")
 
 
-@dataclass(frozen=True)
-class Dependency:
+class Dependency(NamedTuple):
     name: str  # normalized: PEP 503 for Python, as written for npm (an alias's target)
     section: str
     text: str  # the entry as written, for evidence
     alias: str | None = None  # npm ``"alias": "npm:real@1"``: the key it is installed under
 
 
-@dataclass
 class Declared:
     """What one manifest declares; ``error`` is set when it could not be parsed."""
 
-    path: str
-    deps: list[Dependency] = field(default_factory=list)
-    uncertain: list[str] = field(default_factory=list)
-    error: str | None = None
-    project: str | None = None  # the manifest's own name: ``pkg[extra]`` refers to itself
-    includes: list[str] = field(default_factory=list)  # ``-r other.txt``, relative paths
-    opaque: list[str] = field(default_factory=list)  # lists whose every name is unknown
-    lock: str | None = None  # why this file is certainly a resolver's output, not a manifest
-    maybe_lock: str | None = None  # why it may be one (every entry pinned, no header)
+    def __init__(self, path: str, *, opaque: list[str] | None = None) -> None:
+        self.path = path
+        self.deps: list[Dependency] = []
+        self.uncertain: list[str] = []  # entries whose name cannot be read, as written
+        self.error: str | None = None
+        self.project: str | None = None  # the manifest's own name: ``pkg[extra]`` is itself
+        self.includes: list[str] = []  # ``-r other.txt``, ``file:``: relative paths
+        self.constraints: list[str] = []  # ``-c pins.txt``: relative paths; they declare nothing
+        self.opaque: list[str] = opaque or []  # lists whose every name is unknown
+        self.lock: str | None = None  # why it is certainly a resolver's output, not a manifest
+        self.maybe_lock: str | None = None  # why it may be one (every entry pinned, no header)
+
+    def __repr__(self) -> str:
+        return f"Declared({self.path!r}, deps={[d.name for d in self.deps]})"
 
 
 def canonical(name: str) -> str:
     """PEP 503 normalization: ``Foo.Bar_baz`` -> ``foo-bar-baz``."""
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirement_name(spec: str) -> str | None:
+    """The distribution a PEP 508 string starts with, read leniently (as written, not normalized).
+
+    ``name[extra]>=1; marker`` -> ``name``; ``git+https://...#egg=pkg`` -> ``pkg``. For the
+    names-only readers (``setup.py``, ``tox.ini``) and an *uncertain* entry's best guess.
+    """
+    egg = _EGG.search(spec)
+    if egg:
+        return egg[1]
+    match = _LENIENT_NAME.match(spec)
+    return match[1] if match else None
 
 
 def kind_of(path: str) -> str | None:
@@ -74,9 +106,31 @@ def kind_of(path: str) -> str | None:
     stem, dot, ext = name.rpartition(".")
     if dot and ext in ("txt", "in"):
         in_dir = "/requirements/" in f"/{path}"
-        if "requirements" in stem.lower() or in_dir:
+        if "requirements" in stem.lower() or in_dir or is_requirements_name(name):
             return "requirements"
     return None
+
+
+def is_requirements_name(name: str) -> bool:
+    """``requirements.txt``, ``dev-requirements.in``, ``requirement_test.txt`` and the like.
+
+    ``[prefix[-_.]]requirement[s][[-_.]suffix].(txt|in)``, found with ``str.find``:
+    as a regex (two ``.*`` around the word) it was cubic in a long file name.
+    """
+    stem, dot, ext = name.lower().rpartition(".")
+    if not dot or ext not in ("txt", "in"):
+        return False
+    word = "requirement"
+    index = stem.find(word)
+    while index >= 0:
+        end = index + len(word)
+        ends = (end, end + 1) if stem.startswith("s", end) else (end,)
+        if (index == 0 or stem[index - 1] in "-_.") and any(
+            e == len(stem) or stem[e] in "-_." for e in ends
+        ):
+            return True
+        index = stem.find(word, index + 1)
+    return False
 
 
 def parse_manifest(path: str, text: str, force: str | None = None) -> Declared:
@@ -84,6 +138,8 @@ def parse_manifest(path: str, text: str, force: str | None = None) -> Declared:
 
     ``force`` reads it as that kind whatever its name (``-r common.txt``).
     """
+    import configparser  # parsers load only when a manifest is read (not at start-up)
+
     out = Declared(path)
     kind = force or kind_of(path)
     try:
@@ -211,6 +267,8 @@ def _npm_alias(spec: Any) -> str | None:
 
 
 def _setup_cfg(text: str, out: Declared) -> None:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.read_string(text)
     if parser.has_option("metadata", "name"):
@@ -243,9 +301,10 @@ def _requirements(text: str, section: str, out: Declared) -> None:
         if entry.startswith(("-e", "--editable")):
             _add_requirement(entry.split(None, 1)[-1] if " " in entry else entry[2:], section, out)
         elif entry.startswith("-"):
-            include = re.match(r"(?:-r|--requirement)(?:\s+|=|(?=[^\s=]))(\S+)", entry)
+            include = _INCLUDE.match(entry)
             if include:  # followed by the caller, which can read other files
-                out.includes.append(include[1])
+                pins = include[1] in ("-c", "--constraint")
+                (out.constraints if pins else out.includes).append(include[2])
         else:
             _add_requirement(entry.split(" --", 1)[0], section, out)
 
@@ -339,3 +398,58 @@ def _as_list(value: Any) -> list[Any]:
 
 def _table_of(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def setup_py_names(text: str) -> list[str]:
+    """Requirement names a ``setup.py`` gives ``setup()`` literally (directly or via a constant).
+
+    Never run: only string literals of ``install_requires``, ``extras_require``,
+    ``tests_require`` and ``setup_requires`` (``claims.known_deps`` says when a list is
+    not written out).
+    """
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    constants = {
+        t.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    return [
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.keyword) and node.arg in _SETUP_KEYWORDS
+        for name in _strings(node.value, constants)
+    ]
+
+
+def _strings(node: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Iterator[str]:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            name = requirement_name(sub.value)
+            if name:
+                yield name
+        elif isinstance(sub, ast.Name) and sub.id in constants and depth < 3:
+            yield from _strings(constants[sub.id], constants, depth + 1)
+
+
+def tox_ini_names(text: str) -> list[str]:
+    """Requirement names of the ``deps`` of every ``[testenv...]`` section of a ``tox.ini``."""
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    names = []
+    for section in parser.sections():
+        if section.startswith("testenv"):
+            for line in parser.get(section, "deps", fallback="").splitlines():
+                name = requirement_name(line.strip()) if line.strip() else None
+                if name and not line.strip().startswith(("-", "{")):
+                    names.append(name)
+    return names
