@@ -23,7 +23,7 @@ from tribunal.diff.linetable import LineTable, joined
 from tribunal.engine import analyze
 from tribunal.gitcmd import BlobTooLarge, Git
 from tribunal.lang import js
-from tribunal.lang.js_match import matches, names_known, parse_patterns
+from tribunal.lang.js_match import matches, names_known, parse_patterns, source_order
 
 # --- diff lines ------------------------------------------------------------------------
 
@@ -144,7 +144,7 @@ def test_a_walk_gives_the_compiled_querys_captures(language: str, query: str) ->
             got = matches(patterns, root)
             # the same nodes, in source order (QueryCursor's own order is not, nor stable)
             assert {k: [n.id for n in v] for k, v in got.items()} == {
-                k: [n.id for n in sorted(v, key=js.source_order)] for k, v in want.items()
+                k: [n.id for n in sorted(v, key=source_order)] for k, v in want.items()
             }
 
 

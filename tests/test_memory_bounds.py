@@ -20,7 +20,7 @@ from tests.engine_helpers import change_between
 from tests.gitrepo import GitRepo
 from tribunal import change as change_module
 from tribunal.engine import analyze
-from tribunal.lang import trees
+from tribunal.lang import tree_cache, trees
 from tribunal.lru import BoundedCache
 
 MODULES = 40
@@ -67,7 +67,7 @@ def many_files(repo: GitRepo) -> tuple[str, str]:
 def bounded() -> Iterator[None]:
     """Restore the default bound after a test that sets its own."""
     yield
-    trees.configure()
+    tree_cache.configure()
 
 
 def _live_python_trees() -> int:
@@ -77,7 +77,7 @@ def _live_python_trees() -> int:
 def test_a_run_over_many_files_keeps_at_most_the_configured_trees_alive(
     repo: GitRepo, many_files: tuple[str, str], bounded: None
 ) -> None:
-    trees.configure(max_trees=4)
+    tree_cache.configure(max_trees=4)
     before = _live_python_trees()
     alive: list[int] = []
     ticks = 0
@@ -109,7 +109,7 @@ def test_a_tight_bound_changes_no_finding(
         return [(f.analyzer, f.file, f.line, f.verdict.name, f.fingerprint) for f in found]
 
     roomy = findings()
-    trees.configure(max_trees=2)
+    tree_cache.configure(max_trees=2)
     tight = findings()
     assert tight == roomy and len(roomy) > MODULES
 
@@ -169,7 +169,7 @@ def test_a_cache_stays_within_its_bound_under_threads() -> None:
 def test_trees_are_shared_by_content_whatever_the_path() -> None:
     from tribunal.change import Source
 
-    cache = trees.new_cache()
+    cache = tree_cache.new_cache()
     data = b"def f():\n    return 1\n"
     first = trees.python_tree(Source("a.py", data, cache))
     again = trees.python_tree(Source("moved/b.py", data, cache))
@@ -185,8 +185,8 @@ def test_declarations_kept_for_the_whole_change_hold_no_tree(bounded: None) -> N
         gc.collect()
         return sum(1 for obj in gc.get_objects() if type(obj) is ast.FunctionDef)
 
-    trees.configure(max_trees=2)
-    cache = trees.new_cache()
+    tree_cache.configure(max_trees=2)
+    cache = tree_cache.new_cache()
     before = live_functions()
     kept = [
         declarations(Source(f"m{n}.py", _module(n, 1).encode(), cache), f"m{n}.py")

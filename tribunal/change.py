@@ -262,7 +262,7 @@ class Change:
     def tree_cache(self) -> BoundedCache[Any, Any]:
         """The change's parsed trees, bounded, shared by every analyzer and lens of the run."""
         if self._trees is None:
-            from tribunal.lang.trees import new_cache
+            from tribunal.lang.tree_cache import new_cache
 
             self._trees = new_cache()
         return self._trees

@@ -105,7 +105,7 @@ def find(language: str, source: str, node: Node) -> dict[str, list[Node]]:
     the compiling (``tribunal.lang.js_match``). Once a query has walked its
     budget of nodes, or when it uses syntax the walk does not answer, it is
     compiled and run in C from then on. Both give the same captures, each
-    list in source order (``source_order``), so no result depends on which ran.
+    list in source order (``js_match.source_order``), so no result depends on which ran.
     """
     key = (language, source)
     patterns = _walkable(language, source)
@@ -114,15 +114,12 @@ def find(language: str, source: str, node: Node) -> dict[str, list[Node]]:
 
         if js_match.BUDGET.spend(key, node.descendant_count + js_match.CALL_COST):
             return js_match.matches(patterns, node)
+    from tribunal.lang.js_match import source_order  # the walk's order: one sort key for both
+
     found = captures(query(language, source), node)
     for nodes in found.values():  # QueryCursor's own order is not the source's
         nodes.sort(key=source_order)
     return found
-
-
-def source_order(node: Node) -> tuple[int, int]:
-    """Sort key of nodes in the order they are written: by start, an enclosing node first."""
-    return node.start_byte, -node.end_byte
 
 
 @cache

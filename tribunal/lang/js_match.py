@@ -29,8 +29,6 @@ import re
 import threading
 from typing import TYPE_CHECKING, NamedTuple
 
-from tribunal.lang.js import source_order
-
 if TYPE_CHECKING:
     from tree_sitter import Language, Node
 
@@ -38,6 +36,15 @@ if TYPE_CHECKING:
 #: walk costs ~0.5 us a node, compiling 2-10 ms. A call counts ``CALL_COST`` more.
 WALK_BUDGET = 5_000
 CALL_COST = 50
+
+
+def source_order(node: Node) -> tuple[int, int]:
+    """Sort key of nodes in the order they are written: by start, an enclosing node first.
+
+    Both ways of answering a query sort by it (this walk, and ``js.find`` after the
+    compiled query), so no result depends on which one ran.
+    """
+    return node.start_byte, -node.end_byte
 
 
 class Pattern(NamedTuple):
@@ -190,7 +197,7 @@ def matches(patterns: tuple[Pattern, ...], node: Node) -> dict[str, list[Node]]:
             _match(pattern, current, found)
         stack.extend(reversed(current.children))
     for nodes in found.values():
-        nodes.sort(key=source_order)  # as js.find orders the compiled query's captures
+        nodes.sort(key=source_order)  # and js.find orders the compiled query's captures
     return found
 
 
@@ -210,7 +217,6 @@ def _match(pattern: Pattern, node: Node, found: dict[str, list[Node]]) -> None:
             found.setdefault(pattern.capture, []).append(node)
         if pattern.child_capture is not None:
             found.setdefault(pattern.child_capture, []).append(child)
-
 
 
 class Budget:
