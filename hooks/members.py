@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, cast
+from typing import Literal, Protocol, cast
 
 from tribunal.change import Change
 from tribunal.config import Config
@@ -25,9 +25,6 @@ from tribunal.hooks.progress import Progress
 from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_on_commit
 from tribunal.lenses import LensPlan
 from tribunal.worktree.sandbox import Sandbox
-
-if TYPE_CHECKING:
-    from tribunal.hooks.analyzer_child import AnalyzerChild
 
 MemberVerdict = Literal["PASS", "UNVERIFIED", "CONTRADICTED", "ERROR"]
 
@@ -52,9 +49,21 @@ class Board:
     running: dict[str, float] = field(default_factory=dict)
 
 
+class Collector(Protocol):
+    """What the council needs of the analyzers' child (``analyzer_child.AnalyzerChild``).
+
+    A protocol, so this module never imports the child, which imports the board,
+    the outcomes and the lens runners from here.
+    """
+
+    def collect(self, board: Board, stop: threading.Event) -> None: ...
+
+    def kill(self) -> None: ...
+
+
 def convene_members(
     plans: Sequence[LensPlan],
-    child: AnalyzerChild | None,
+    child: Collector | None,
     box: Sandbox,
     config: Config,
     budget: float,

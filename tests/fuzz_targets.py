@@ -105,7 +105,7 @@ def requirements(text: str) -> Call:
 
 
 def tribunal_yml(text: str) -> Call:
-    from tribunal.config import parse_config
+    from tribunal.config_file import parse_config
     from tribunal.errors import ConfigError
 
     def run() -> object:

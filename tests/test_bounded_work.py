@@ -72,5 +72,5 @@ def test_every_pattern_site_is_found() -> None:
         "tribunal.claims.parse:closing_fence#0",  # built from a value
     }
     assert expected <= names, sorted(expected - names)
-    assert any(n.startswith("tribunal.claims.defaults_js:_number:") for n in names)  # inline
+    assert any(n.startswith("tribunal.claims.js_values:_number:") for n in names)  # inline
     assert any(n.startswith("tribunal.lang.js_project._STRING_BODIES[") for n in names)  # dict
