@@ -35,12 +35,12 @@ import yaml
 
 from bench.gitrun import git_out
 from tribunal.claims.sources import load_claims
-from tribunal.config import Config
-from tribunal.config_file import parse_config
-from tribunal.engine import analyze
+from tribunal.config.load import parse_config
+from tribunal.config.model import Config
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection, build_change
 from tribunal.findings import Verdict
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.git.cmd import Git
 
 CORPUS = Path(__file__).parent / "corpus"
 

@@ -34,12 +34,12 @@ from typing import NamedTuple
 
 from bench.gitrun import IDENTITY, git_out
 from bench.noise_history import BASE, Files, Step, steps
-from tribunal.config import Config
-from tribunal.config_file import parse_config
-from tribunal.engine import analyze
+from tribunal.config.load import parse_config
+from tribunal.config.model import Config
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection, build_change
 from tribunal.findings import Finding, Verdict
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.git.cmd import Git
 
 AVERAGE_TARGET = 0.5
 EXCESS_TARGET = 5

@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         repo = root / "big"
         fast_import_repo(repo, env, args.files)
         commit = perfgen.git(repo, "rev-parse", "main", env=env)
-        from tribunal.gitcmd import Git
+        from tribunal.git.cmd import Git
         from tribunal.worktree import tempparent
         from tribunal.worktree.suiterepo import tree_size
 

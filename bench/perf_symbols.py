@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.gitrun import git_out
-from tribunal.config import Config
-from tribunal.engine import analyze
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.config.model import Config
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection, build_change
+from tribunal.git.cmd import Git
 
 ID = "hallucinated-symbol"
 PER_PACKAGE = 50

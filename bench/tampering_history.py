@@ -32,11 +32,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bench.gitrun import git_out
-from tribunal.config import Config
-from tribunal.engine import analyze
+from tribunal.config.model import Config
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection, build_change
 from tribunal.findings import Finding, Verdict
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.git.cmd import Git
 
 ID = "test-tampering"
 ROOT = Path(__file__).resolve().parent.parent

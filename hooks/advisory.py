@@ -25,10 +25,10 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tribunal.change import Claim
-from tribunal.config import Config
+from tribunal.change.model import Claim
+from tribunal.config.model import Config
 from tribunal.findings import AdvisoryClaim
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.hooks.ranges import RangePlan
 
 if TYPE_CHECKING:

@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tribunal.change import Change
+from tribunal.change.model import Change
 from tribunal.hooks.members import Board, Outcome, analyze_plan, judged, record
 from tribunal.hooks.progress import Progress
 from tribunal.lenses import LensPlan

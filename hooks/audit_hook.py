@@ -20,7 +20,7 @@ from typing import TextIO
 
 from tribunal.audit.context import hook_context
 from tribunal.audit.record import Found, Record
-from tribunal.gitcmd import Git, is_zero
+from tribunal.git.cmd import Git, is_zero
 from tribunal.hooks.repo import Repo, open_repo
 
 HOOK = "reference-transaction"

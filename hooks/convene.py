@@ -27,20 +27,12 @@ from typing import Any, cast
 
 from tribunal import __version__
 from tribunal.audit.remote_state import RemoteState
-from tribunal.change import Change
-from tribunal.config import Config
+from tribunal.change.model import Change
+from tribunal.change.snapshot import CommitSnapshot, EmptySnapshot, Snapshot
+from tribunal.config.model import Config
 from tribunal.findings import Finding, RangeInfo
-from tribunal.gate import Expectation, member_reasons, mismatches
-from tribunal.gitcmd import Git
-from tribunal.hooks.members import Outcome, convene_members
-from tribunal.hooks.progress import Progress
-from tribunal.hooks.pushinfo import PushedRef
-from tribunal.hooks.ranges import RangePlan, plan_push
-from tribunal.hooks.repo import Repo
-from tribunal.hooks.trust import TrustedConfig, trusted_config
-from tribunal.lenses import LensPlan, configured_lenses, plan
-from tribunal.snapshot import CommitSnapshot, EmptySnapshot, Snapshot
-from tribunal.summary import (
+from tribunal.gate.decision import Expectation, member_reasons, mismatches
+from tribunal.gate.summary import (
     ConfigRecord,
     FindingRecord,
     FindingVerdict,
@@ -61,6 +53,14 @@ from tribunal.summary import (
     user_key,
     write,
 )
+from tribunal.git.cmd import Git
+from tribunal.hooks.members import Outcome, convene_members
+from tribunal.hooks.progress import Progress
+from tribunal.hooks.pushinfo import PushedRef
+from tribunal.hooks.ranges import RangePlan, plan_push
+from tribunal.hooks.repo import Repo
+from tribunal.hooks.trust import TrustedConfig, trusted_config
+from tribunal.lenses import LensPlan, configured_lenses, plan
 from tribunal.worktree.sandbox import sandbox
 from tribunal.worktree.signals import interrupts_as_exceptions
 
@@ -211,7 +211,7 @@ def _convene_fresh(
         if child is not None and child.advice is not None:
             advisory = child.advice  # with the verdicts on its claims, when it got that far
     members = [_member(o) for o in outcomes]
-    from tribunal.suppress import added_suppressions
+    from tribunal.gate.suppress import added_suppressions
 
     notes = [*trusted.notes, *added_suppressions(change)]
     reasons = member_reasons(members, config.strict)
@@ -240,7 +240,7 @@ def _with_pushed_layout(
     git: Git, repo: Repo, rng: RangePlan, layout: Config, outcomes: list[Outcome]
 ) -> list[Outcome]:
     """CONTRADICTED findings the pushed layout keys would not repeat become UNVERIFIED."""
-    from tribunal.engine import analyze
+    from tribunal.engine.runner import analyze
     from tribunal.hooks.layout import relaxed
 
     def rejudge(analyzers: tuple[str, ...]) -> tuple[Finding, ...]:
@@ -254,7 +254,7 @@ def _with_pushed_layout(
 
 def range_change(git: Git, root: Path, config: Config, rng: RangePlan) -> Change:
     """The pushed range as a Change; from the empty tree (a root) or a merged tree when needed."""
-    from tribunal.sources import Selection, build_change, empty_tree, git_diff
+    from tribunal.engine.sources import Selection, build_change, empty_tree, git_diff
 
     if rng.base is not None and not rng.base_is_tree:
         return build_change(Selection(base=rng.base, head=rng.head), git, root, root, config)

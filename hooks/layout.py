@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import cast
 
-from tribunal.config import Config
+from tribunal.config.model import Config
 from tribunal.findings import Finding, Verdict
 from tribunal.hooks.members import MemberVerdict, Outcome
 

@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, cast
 
-from tribunal.change import Change
-from tribunal.config import Config
+from tribunal.change.model import Change
+from tribunal.config.model import Config
 from tribunal.findings import Finding
 from tribunal.hooks.progress import Progress
 from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_on_commit
@@ -137,7 +137,7 @@ def record(board: Board, plan: LensPlan, outcome: Outcome, started: float) -> No
 
 def analyze_plan(plan: LensPlan, change: Change, progress: Progress | None = None) -> Outcome:
     """Analyzers read the pushed commit from the object database: no checkout needed."""
-    from tribunal.engine import analyze
+    from tribunal.engine.runner import analyze
 
     if not plan.runnable:
         return Outcome(plan, "PASS", notes=("no analyzer of this lens is available",))

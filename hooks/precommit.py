@@ -33,8 +33,8 @@ from tribunal.hooks.prefilter import CONFIG_NAME as _CONFIG_NAME
 from tribunal.hooks.prefilter import SKIP_REASON as _EXCLUDED
 
 if TYPE_CHECKING:
-    from tribunal.change import Change
-    from tribunal.sources import Selection
+    from tribunal.change.model import Change
+    from tribunal.engine.sources import Selection
 
 #: What the hook says when it has nothing to judge: never a green "0 files".
 NOTHING_STAGED = (
@@ -60,7 +60,7 @@ def run_pre_commit(
         return ExitCode.OK
     write_lines(stream, report_lines(report, what, env))
     if report.errors:
-        from tribunal.crashlog import report_crashes
+        from tribunal.util.crashlog import report_crashes
 
         report_crashes(report.errors, "internal error", sys.stderr)
         print(bypass_hint("pre-commit"), file=sys.stderr)
@@ -84,7 +84,7 @@ def run_full_report(cwd: Path, env: Mapping[str, str], out: TextIO) -> int:
         return ExitCode.OK
     write_lines(out, [render(report, "text", color=out.isatty()).rstrip("\n")])
     if report.errors:
-        from tribunal.crashlog import report_crashes
+        from tribunal.util.crashlog import report_crashes
 
         report_crashes(report.errors, "internal error", sys.stderr)
         return ExitCode.INTERNAL
@@ -95,11 +95,11 @@ def _judged(
     cwd: Path, config_file: str | None, environ: Mapping[str, str]
 ) -> tuple[Report | None, str]:
     """The report on what the hook judges, and what that is; None when nothing is staged."""
-    from tribunal.config_file import load_config
-    from tribunal.engine import analyze
-    from tribunal.envflag import skips_generated
-    from tribunal.gitcmd import Git, find_repo_root
-    from tribunal.sources import build_change
+    from tribunal.config.load import load_config
+    from tribunal.engine.runner import analyze
+    from tribunal.engine.sources import build_change
+    from tribunal.git.cmd import Git, find_repo_root
+    from tribunal.util.envflag import skips_generated
 
     root = find_repo_root(cwd)
     if root is None:
@@ -121,7 +121,7 @@ def _judged(
 
 def _selection(environ: Mapping[str, str]) -> tuple[Selection, str]:
     """The range pre-commit names (``--from-ref``/``--to-ref``), else the index."""
-    from tribunal.sources import Selection
+    from tribunal.engine.sources import Selection
 
     base, head = environ.get("PRE_COMMIT_FROM_REF"), environ.get("PRE_COMMIT_TO_REF")
     if base and head:

@@ -53,7 +53,7 @@ def load_filter(root: Path) -> PathFilter:
         raise ConfigError(f"{path}: cannot read it: {exc}") from None
     if not _MAY_FILTER.search(text):
         return PathFilter()  # no filter key anywhere: spare every commit the YAML parser
-    from tribunal.bounds import load_yaml
+    from tribunal.util.bounds import load_yaml
 
     try:
         document = load_yaml(text)

@@ -21,8 +21,8 @@ from typing import TextIO
 
 from tribunal.audit.remote_state import state_for
 from tribunal.errors import ExitCode, UsageError
-from tribunal.gate import evaluate
-from tribunal.gitcmd import Git
+from tribunal.gate.decision import evaluate
+from tribunal.git.cmd import Git
 from tribunal.hooks.advisory import advisory_lines
 from tribunal.hooks.audit_hook import audit_before_push
 from tribunal.hooks.convene import Target, convene

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from tribunal.errors import InputError, PushInputError
-from tribunal.gitcmd import Git, is_zero
+from tribunal.git.cmd import Git, is_zero
 
 #: pre-commit 3.2 and later set all four on every pre-push run.
 FRAMEWORK_VARS = (

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.audit.remote_state import RemoteState, default_branch
-from tribunal.gitcmd import Git
-from tribunal.sources import resolve_commit
+from tribunal.engine.sources import resolve_commit
+from tribunal.git.cmd import Git
 
 #: Boundaries compared by diff size at most; beyond that, the first one is used.
 MAX_BOUNDARIES = 8

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.errors import GitError
-from tribunal.gitcmd import Git, no_git_env
+from tribunal.git.cmd import Git, no_git_env
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.errors import UsageError
-from tribunal.fsutil import write_atomically
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
+from tribunal.util.fsutil import write_atomically
 
 MARKER = "# tribunal-shim:"
 CHAINED_SUFFIX = ".pre-tribunal"

@@ -20,14 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tribunal.audit.remote_state import RemoteState, default_branch
-from tribunal.config import Config
-from tribunal.config_file import CONFIG_NAME, parse_config
+from tribunal.change.snapshot import MAX_FILE_BYTES
+from tribunal.config.load import CONFIG_NAME, parse_config
+from tribunal.config.model import Config
+from tribunal.engine.registry import BUILTINS, WEAKENED_ID
 from tribunal.errors import ConfigError
 from tribunal.findings import Finding, Verdict
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.lenses import configured_lenses
-from tribunal.registry import BUILTINS, WEAKENED_ID
-from tribunal.snapshot import MAX_FILE_BYTES
 
 
 @dataclass(frozen=True)

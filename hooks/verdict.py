@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tribunal.gate import GateResult, blocking_verdicts, member_reason
+from tribunal.gate.decision import GateResult, blocking_verdicts, member_reason
+from tribunal.gate.summary import FindingRecord, MemberRecord, Summary
 from tribunal.hooks.convene import Convened
 from tribunal.hooks.output import finding_lines
-from tribunal.summary import FindingRecord, MemberRecord, Summary
 
 MAX_NOTES = 10
 

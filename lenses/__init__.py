@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tribunal.config import Config
-from tribunal.registry import BUILTINS
+from tribunal.config.model import Config
+from tribunal.engine.registry import BUILTINS
 
 ORDER = ("tests", "symbols", "security", "docs", "claims", "suite")
 KINDS = ("analyzers", "suite")

@@ -15,13 +15,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 from tests.gitrepo import GitRepo
-from tribunal.change import Change
-from tribunal.config import Config
-from tribunal.config_file import parse_config
-from tribunal.engine import analyze
+from tribunal.change.model import Change
+from tribunal.config.load import parse_config
+from tribunal.config.model import Config
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection, build_change
 from tribunal.findings import Finding
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection, build_change
+from tribunal.git.cmd import Git
 
 Files = Mapping[str, str | bytes | None]
 CLAIMS = "claim-reconciliation"

@@ -26,14 +26,14 @@ from typing import Any
 
 from tests.engine_helpers import change_for
 from tests.gitrepo import GitRepo, Result
-from tribunal.analysis import each_file
-from tribunal.change import Change
-from tribunal.config import Config
-from tribunal.diff.model import FileChange
-from tribunal.engine import analyze
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
+from tribunal.config.model import Config
+from tribunal.engine.analysis import each_file
+from tribunal.engine.registry import Analyzer, AnalyzerSpec, Kind
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection
 from tribunal.findings import Finding, Report, Verdict
-from tribunal.registry import Analyzer, AnalyzerSpec, Kind
-from tribunal.sources import Selection
 
 MODULE = "tests.fake_analyzers"
 
@@ -148,8 +148,8 @@ def _mark_ready(variable: str) -> None:
 
 
 if __name__ == "__main__":
-    from tribunal import registry
     from tribunal.cli import main
+    from tribunal.engine import registry
 
     install(registry.BUILTINS)
     _mark_ready("FAKE_MAIN_READY")
@@ -194,7 +194,7 @@ def seen(result: Result) -> dict[str, dict[str, Any]]:
 @contextlib.contextmanager
 def installed(ids: Iterable[str] = FAKES) -> Iterator[None]:
     """The fakes as the in-process registry for the duration of the block."""
-    from tribunal import registry
+    from tribunal.engine import registry
 
     saved = dict(registry.BUILTINS)
     install(registry.BUILTINS, ids)

@@ -38,8 +38,8 @@ ANCHORED = {
     "tribunal.lang.manifests._LENIENT_NAME",
     "tribunal.lang.manifests._INCLUDE",
     "tribunal.lang.manifests._NAME",
-    "tribunal.lang.js_module._DOTTED",
-    "tribunal.lang.js_module._LEAD",
+    "tribunal.lang.js.module._DOTTED",
+    "tribunal.lang.js.module._LEAD",
     "tribunal.github.truncate._FENCE_OPEN",
     "tribunal.github.context._REPOSITORY",
     "tribunal.hooks.ranges._NUMBERS",
@@ -47,7 +47,7 @@ ANCHORED = {
     "tribunal.claims.parse._FENCE_OPEN",
     "tribunal.claims.sources._TRAILER_LINE",
     "tribunal.lang.manifests._VIA_AFTER",
-    "tribunal.lang.js_project._STRING_BODIES",
+    "tribunal.lang.js.project._STRING_BODIES",
     "tribunal.analyzers.hallucinated_symbol.jsonc._PLAIN",
 }
 
@@ -55,7 +55,7 @@ ANCHORED = {
 #: that is no exposure of ours.
 PASS_THROUGH = {
     # compiles its callers' module-level patterns, each fuzzed as a module value
-    "tribunal.lazyre:lazy": "callers' patterns",
+    "tribunal.util.lazyre:lazy": "callers' patterns",
     # the ``files:``/``exclude:`` regex of .pre-commit-config.yaml, applied as pre-commit
     # applies it (``re.search`` on a changed path): the framework runs the same pattern on
     # the same paths before it starts the hook, so it cannot hang us and not pre-commit
@@ -90,7 +90,7 @@ def _built_member_names() -> list[tuple[Pattern, bool]]:
 
 
 def _built_words() -> list[tuple[Pattern, bool]]:
-    from tribunal.treegrep import word_pattern
+    from tribunal.git.treegrep import word_pattern
 
     words = ("parse_header", "$el", "a.b", "x")
     return [(word_pattern(words, True), False), (word_pattern(words, False), False)]
@@ -115,7 +115,7 @@ BUILT: dict[str, Callable[[], list[tuple[Pattern, bool]]]] = {
     "tribunal.analyzers.hallucinated_symbol.python_doubts:alias_pattern": _built_aliases,
     "tribunal.analyzers.hallucinated_symbol.python_doubts:setter_pattern": _built_setters,
     "tribunal.llm.phases:names_pattern": _built_member_names,
-    "tribunal.treegrep:word_pattern": _built_words,
+    "tribunal.git.treegrep:word_pattern": _built_words,
     "tribunal.analyzers.comment_code_drift.mentions:mention_pattern": _built_mentions,
     "tribunal.claims.verifiers.public_api:binding_pattern": _built_definitions,
 }
@@ -226,7 +226,7 @@ def _re_calls(module: ModuleType) -> Iterator[tuple[str, ast.Call]]:
 
 
 def _lazy() -> object:
-    from tribunal.lazyre import lazy
+    from tribunal.util.lazyre import lazy
 
     return lazy
 
@@ -234,7 +234,7 @@ def _lazy() -> object:
 def _is_lazy_accessor(value: object) -> bool:
     """What ``lazyre.lazy`` returns: a cached function wrapping its own lambda."""
     wrapped = getattr(value, "__wrapped__", None)
-    return callable(value) and getattr(wrapped, "__module__", None) == "tribunal.lazyre"
+    return callable(value) and getattr(wrapped, "__module__", None) == "tribunal.util.lazyre"
 
 
 def _re_function(call: ast.Call) -> str:

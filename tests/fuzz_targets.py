@@ -68,7 +68,7 @@ def trailers(text: str) -> Call:
 
 
 def suppression(text: str) -> Call:
-    from tribunal.suppress import parse_marker
+    from tribunal.gate.suppress import parse_marker
 
     return lambda: [parse_marker(line) for line in text.split("\n")]
 
@@ -82,9 +82,9 @@ def tsconfig(text: str) -> Call:
 def package_json(text: str) -> Call:
     from tribunal.analyzers.hallucinated_symbol.js_packages import map_targets
     from tribunal.analyzers.test_tampering.runners import _from_package
-    from tribunal.bounds import load_json
-    from tribunal.lang.js_project import _setup_values
+    from tribunal.lang.js.project import _setup_values
     from tribunal.lang.manifests import parse_manifest
+    from tribunal.util.bounds import load_json
 
     def run() -> object:
         parse_manifest("package.json", text)
@@ -105,7 +105,7 @@ def requirements(text: str) -> Call:
 
 
 def tribunal_yml(text: str) -> Call:
-    from tribunal.config_file import parse_config
+    from tribunal.config.load import parse_config
     from tribunal.errors import ConfigError
 
     def run() -> object:
@@ -128,7 +128,7 @@ HOSTILE_GLOBS = ("*a*a*a*a*a*a*b", "**/a/**/a/**/a/**/b", "?*?*?*?*?*b", "a*" * 
 
 def generated_path(text: str) -> Call:
     """The text as a path, against hostile ``generated-paths`` globs."""
-    from tribunal.paths import is_generated
+    from tribunal.lang.paths import is_generated
 
     return lambda: is_generated(text, HOSTILE_GLOBS)
 
@@ -136,8 +136,8 @@ def generated_path(text: str) -> Call:
 def generated_glob(text: str) -> Call:
     """The text as ``generated-paths`` globs, as many and as long as ``tribunal.yml`` admits,
     against a long hostile path."""
-    from tribunal.config_file import MAX_GLOB_CHARS, MAX_GLOBS
-    from tribunal.paths import _combined
+    from tribunal.config.load import MAX_GLOB_CHARS, MAX_GLOBS
+    from tribunal.lang.paths import _combined
 
     size = MAX_GLOB_CHARS
     globs = tuple(text[i : i + size] for i in range(0, len(text), size))[:MAX_GLOBS]
@@ -154,7 +154,7 @@ def gitignore(text: str) -> Call:
     """git's own matcher, through the scratch repository ``CommitIgnores`` lays out."""
     from tribunal.analyzers.hallucinated_symbol.commit_ignores import CommitIgnores
     from tribunal.errors import GitError
-    from tribunal.gitcmd import Git
+    from tribunal.git.cmd import Git
 
     repo = Path(tempfile.mkdtemp(dir=os.environ.get("TRIBUNAL_FUZZ_DIR")))
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo)}

@@ -30,8 +30,8 @@ from tests.hooktools import (
     state,
     wait_for,
 )
-from tribunal.gate import Expectation, evaluate
-from tribunal.summary import Summary, load, user_key
+from tribunal.gate.decision import Expectation, evaluate
+from tribunal.gate.summary import Summary, load, user_key
 
 Install = Callable[[UserRepo], None]
 BAD = {"tests/test_new thing ü.py": ASSERTION_FREE_TEST}

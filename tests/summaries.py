@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tribunal import __version__
-from tribunal.gate import Expectation
-from tribunal.summary import (
+from tribunal.gate.decision import Expectation
+from tribunal.gate.summary import (
     ConfigRecord,
     FindingRecord,
     GateRecord,

@@ -17,13 +17,14 @@ import pytest
 
 from tests.engine_helpers import run_range
 from tests.gitrepo import GitRepo
-from tribunal.change import Source
+from tribunal.change.model import Source
+from tribunal.engine.registry import BUILTINS
 from tribunal.findings import Finding, Verdict
-from tribunal.lang import js, js_tests
-from tribunal.lang.js_judge import judge_test
-from tribunal.lang.js_safety import first_unsafe
-from tribunal.lang.js_tests import is_test_file, parse_tests
-from tribunal.registry import BUILTINS
+from tribunal.lang.js import syntax as js
+from tribunal.lang.js import testcases as js_tests
+from tribunal.lang.js.judge import judge_test
+from tribunal.lang.js.safety import first_unsafe
+from tribunal.lang.js.testcases import is_test_file, parse_tests
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -564,10 +565,10 @@ def test_python_only_change_never_imports_tree_sitter(repo: GitRepo) -> None:
         f"""
         import sys
         from pathlib import Path
-        from tribunal.config import Config
-        from tribunal.engine import analyze
-        from tribunal.gitcmd import Git
-        from tribunal.sources import Selection, build_change
+        from tribunal.config.model import Config
+        from tribunal.engine.runner import analyze
+        from tribunal.git.cmd import Git
+        from tribunal.engine.sources import Selection, build_change
         root = Path({str(repo.path)!r})
         with Git(root) as git:
             sel = Selection(base={base!r}, head={head!r})

@@ -15,8 +15,8 @@ import pytest
 from tests.engine_helpers import change_for
 from tests.gitrepo import GitRepo
 from tests.test_aft_jsts import C, P, U, judge, src, verdicts
-from tribunal.engine import analyze
-from tribunal.sources import Selection
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection
 
 TYPE_LEVEL = src(
     """

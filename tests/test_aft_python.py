@@ -17,13 +17,13 @@ import pytest
 
 from tests.engine_helpers import Files, run_range, src
 from tests.gitrepo import GitRepo
+from tribunal.engine.registry import BUILTINS
 from tribunal.findings import Finding, Verdict
-from tribunal.lang.pytest_naming import PytestNaming, is_test_file, naming_from_config
-from tribunal.lang.python_asserts import misspelled_mock_assert
-from tribunal.lang.python_consts import Raises, Unknown, evaluate
-from tribunal.lang.python_judge import judge_test
-from tribunal.lang.python_tests import ModuleIndex, discover_tests, parse_module, parse_source
-from tribunal.registry import BUILTINS
+from tribunal.lang.python.asserts import misspelled_mock_assert
+from tribunal.lang.python.consts import Raises, Unknown, evaluate
+from tribunal.lang.python.judge import judge_test
+from tribunal.lang.python.pytest_naming import PytestNaming, is_test_file, naming_from_config
+from tribunal.lang.python.testcases import ModuleIndex, discover_tests, parse_module, parse_source
 
 ID = "assertion-free-test"
 C, U, P = "CONTRADICTED", "UNVERIFIED", "PASS"

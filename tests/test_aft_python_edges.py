@@ -17,8 +17,8 @@ import pytest
 from tests.gitrepo import GitRepo
 from tests.test_aft_python import C, P, U, by_test, judged, src
 from tribunal.findings import Finding
-from tribunal.lang.pytest_naming import naming_from_config
-from tribunal.lang.python_consts import Raises, Unknown, augmented, evaluate
+from tribunal.lang.python.consts import Raises, Unknown, augmented, evaluate
+from tribunal.lang.python.pytest_naming import naming_from_config
 
 FALSE_REDS = src(
     """

@@ -18,15 +18,15 @@ import pytest
 from tests.engine_helpers import change_between, change_for
 from tests.gitrepo import GitRepo
 from tests.test_aft_python import ID, C, U, by_test, judged, src
-from tribunal.change import Change
-from tribunal.config import Config
-from tribunal.engine import analyze
+from tribunal.change.model import Change
+from tribunal.config.model import Config
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection, build_change
 from tribunal.findings import Verdict
-from tribunal.gitcmd import Git
-from tribunal.lang.pytest_project import overridden_elsewhere
-from tribunal.lang.python_tests import ModuleIndex, discover_tests, parse_module
+from tribunal.git.cmd import Git
+from tribunal.lang.python.pytest_project import overridden_elsewhere
+from tribunal.lang.python.testcases import ModuleIndex, discover_tests, parse_module
 from tribunal.lang.test_diff import diff_tests, judge
-from tribunal.sources import Selection, build_change
 
 BASE_CLASS = src(
     """

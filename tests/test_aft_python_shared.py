@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from tests.engine_helpers import change_between, src
 from tests.gitrepo import GitRepo
-from tribunal.change import Source
-from tribunal.engine import analyze
-from tribunal.lang import python_tests
-from tribunal.lang.pytest_naming import DEFAULT_NAMING, PytestNaming
-from tribunal.lang.python_tests import parse_source, parsed
+from tribunal.change.model import Source
+from tribunal.engine.runner import analyze
+from tribunal.lang.python import testcases as python_tests
+from tribunal.lang.python.pytest_naming import DEFAULT_NAMING, PytestNaming
+from tribunal.lang.python.records import python_records
+from tribunal.lang.python.testcases import parse_source, parsed
 from tribunal.lang.test_diff import diff_tests
-from tribunal.lang.test_records import python_records
 
 BODY = src(
     """

@@ -21,7 +21,7 @@ from tests import hookscenarios as sc
 from tests.engine_helpers import change_between
 from tests.gitrepo import GitRepo
 from tests.hooktools import UserRepo, group_gone, no_locks_left, start, wait_for
-from tribunal.config import Config
+from tribunal.config.model import Config
 from tribunal.hooks.analyzer_child import CLAIMS_ANALYZER, AnalyzerChild, analyzer_child
 from tribunal.hooks.members import convene_members
 from tribunal.hooks.progress import Progress

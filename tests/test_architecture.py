@@ -19,15 +19,15 @@ EDGES = import_edges()
 FORBIDDEN: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
     (
         (
-            "tribunal.engine",
-            "tribunal.registry",
-            "tribunal.analysis",
-            "tribunal.sources",
+            "tribunal.engine.runner",
+            "tribunal.engine.registry",
+            "tribunal.engine.analysis",
+            "tribunal.engine.sources",
             "tribunal.analyzers",
-            "tribunal.change",
-            "tribunal.diff_file",
-            "tribunal.snapshot",
-            "tribunal.diff",
+            "tribunal.change.model",
+            "tribunal.change.diff_file",
+            "tribunal.change.snapshot",
+            "tribunal.change.diff",
             "tribunal.lang",
             "tribunal.claims",
         ),
@@ -36,17 +36,17 @@ FORBIDDEN: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
     ),
     (
         ("tribunal.analyzers",),
-        ("tribunal.render", "tribunal.safeout", "tribunal.colormode", "tribunal.github"),
+        ("tribunal.render", "tribunal.github"),
         "analyzers produce findings; rendering them is the caller's business",
     ),
     (
         ("tribunal.llm",),
         (
-            "tribunal.gate",
-            "tribunal.policy",
-            "tribunal.summary",
-            "tribunal.suppress",
-            "tribunal.engine",
+            "tribunal.gate.decision",
+            "tribunal.gate.policy",
+            "tribunal.gate.summary",
+            "tribunal.gate.suppress",
+            "tribunal.engine.runner",
             "tribunal.analyzers",
             "tribunal.claims.verifiers",
             "tribunal.hooks",
@@ -56,11 +56,11 @@ FORBIDDEN: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
     (
         ("tribunal.worktree",),
         (
-            "tribunal.engine",
+            "tribunal.engine.runner",
             "tribunal.analyzers",
             "tribunal.hooks",
-            "tribunal.gate",
-            "tribunal.summary",
+            "tribunal.gate.decision",
+            "tribunal.gate.summary",
         ),
         "the worktree code only makes and removes sandboxes",
     ),
@@ -110,10 +110,10 @@ def test_no_import_points_the_wrong_way() -> None:
 @pytest.mark.parametrize(
     ("importer", "imported", "expected"),
     [
-        ("tribunal.engine", "tribunal.hooks.convene", 1),
+        ("tribunal.engine.runner", "tribunal.hooks.convene", 1),
         ("tribunal.analyzers.test_tampering.common", "tribunal.render.text", 1),
-        ("tribunal.llm.council", "tribunal.summary", 1),
-        ("tribunal.hooks.convene", "tribunal.engine", 0),
+        ("tribunal.llm.council", "tribunal.gate.summary", 1),
+        ("tribunal.hooks.convene", "tribunal.engine.runner", 0),
         ("tribunal.llm.council", "tribunal.claims.registry", 0),
     ],
 )

@@ -18,7 +18,7 @@ from tribunal.audit.record import Record, RemoteInfo, Who
 from tribunal.audit.reflog import Refs, Remote, entries, parse_line, read_refs, unaudited
 from tribunal.audit.state import Position
 from tribunal.commands.audit import parse_since
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 
 WRITER = """\
 import sys

@@ -73,4 +73,4 @@ def test_every_pattern_site_is_found() -> None:
     }
     assert expected <= names, sorted(expected - names)
     assert any(n.startswith("tribunal.claims.js_values:_number:") for n in names)  # inline
-    assert any(n.startswith("tribunal.lang.js_project._STRING_BODIES[") for n in names)  # dict
+    assert any(n.startswith("tribunal.lang.js.project._STRING_BODIES[") for n in names)  # dict

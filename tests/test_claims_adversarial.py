@@ -12,7 +12,7 @@ from tests.claims_support import claim_verdict
 from tests.engine_helpers import Files, change_between, src
 from tests.gitrepo import GitRepo
 from tribunal.findings import Verdict
-from tribunal.lang.python_judge import judge_test
+from tribunal.lang.python.judge import judge_test
 from tribunal.lang.test_diff import diff_tests, judge
 
 C, U, P = Verdict.CONTRADICTED, Verdict.UNVERIFIED, Verdict.PASS

@@ -9,7 +9,7 @@ import pytest
 from tests.claims_support import claim_verdict
 from tests.engine_helpers import Files, src
 from tests.gitrepo import GitRepo
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.claims.surface_js import module_exports
 from tribunal.claims.surface_py import module_surface
 from tribunal.findings import Verdict

@@ -9,7 +9,7 @@ import pytest
 from tests.claims_support import claim_verdict
 from tests.engine_helpers import Files, src
 from tests.gitrepo import GitRepo
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.claims.default_values import literal_value
 from tribunal.claims.defaults_js import js_defaults
 from tribunal.claims.defaults_py import python_defaults

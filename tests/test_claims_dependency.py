@@ -11,9 +11,9 @@ from tests.claims_support import claim_verdict
 from tests.engine_helpers import change_for, src
 from tests.gitrepo import GitRepo
 from tribunal.claims.registry import judge
+from tribunal.engine.sources import Selection
 from tribunal.findings import Verdict
 from tribunal.lang.manifests import canonical, kind_of, parse_manifest
-from tribunal.sources import Selection
 
 CLAIM = "no-new-dependency"
 C, U, P = Verdict.CONTRADICTED, Verdict.UNVERIFIED, Verdict.PASS
@@ -344,7 +344,7 @@ def test_a_diff_proves_a_name_new_only_where_head_holds_its_preimage(
     if not anchored:  # HEAD moved on: the diff no longer applies to it
         repo.commit({"pyproject.toml": pyproject('"requests", "idna"')}, "later")
     with change_for(repo, Selection(diff=str(repo.path.parent / "change.diff"))) as change:
-        from tribunal.change import Claim
+        from tribunal.change.model import Claim
 
         judgement = judge(change, Claim(CLAIM, None, "claims.md", 1))
     if anchored:

@@ -9,11 +9,11 @@ import pytest
 
 from tests.engine_helpers import change_between, change_for, src
 from tests.gitrepo import GitRepo
-from tribunal.change import Claim
+from tribunal.change.model import Claim
 from tribunal.claims.sources import commit_claims, dedupe, load_claims, range_messages
+from tribunal.engine.sources import Selection
 from tribunal.errors import InputError
-from tribunal.gitcmd import Git
-from tribunal.sources import Selection
+from tribunal.git.cmd import Git
 
 PYPROJECT = '[project]\nname = "x"\ndependencies = ["requests>=2"]\n'
 PYPROJECT_NEW = '[project]\nname = "x"\ndependencies = ["requests>=2", "flask"]\n'
@@ -228,7 +228,7 @@ def test_a_crashing_verifier_is_an_error_not_a_verdict(
     repo: GitRepo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tribunal.claims.registry import VERIFIERS, VerifierSpec
-    from tribunal.engine import analyze
+    from tribunal.engine.runner import analyze
 
     monkeypatch.setitem(VERIFIERS, "boom", VerifierSpec("boom", __name__, "always crashes"))
     base = repo.commit({"a.txt": "1"}, "base")

@@ -16,7 +16,8 @@ import pytest
 
 from tests.fake_analyzers import MODULE, run_cli
 from tests.gitrepo import GitRepo
-from tribunal import __version__, cli, engine
+from tribunal import __version__, cli
+from tribunal.engine import runner as engine
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE_ENV = {"PYTHONPATH": str(ROOT)}

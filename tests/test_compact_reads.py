@@ -19,11 +19,11 @@ from tree_sitter import QueryCursor
 
 from tests.engine_helpers import change_between
 from tests.gitrepo import GitRepo
-from tribunal.diff.linetable import LineTable, joined
-from tribunal.engine import analyze
-from tribunal.gitcmd import BlobTooLarge, Git
-from tribunal.lang import js
-from tribunal.lang.js_match import matches, names_known, parse_patterns, source_order
+from tribunal.change.diff.linetable import LineTable, joined
+from tribunal.engine.runner import analyze
+from tribunal.git.cmd import BlobTooLarge, Git
+from tribunal.lang.js import syntax as js
+from tribunal.lang.js.match import matches, names_known, parse_patterns, source_order
 
 # --- diff lines ------------------------------------------------------------------------
 

@@ -8,10 +8,10 @@ import pytest
 
 from tests.fake_analyzers import run_cli, seen
 from tests.gitrepo import GitRepo
-from tribunal.config import Config
-from tribunal.config_file import CONFIG_ENV, load_config, parse_config
+from tribunal.config.load import CONFIG_ENV, load_config, parse_config
+from tribunal.config.model import Config
+from tribunal.engine.registry import BUILTINS
 from tribunal.errors import ConfigError, ExitCode
-from tribunal.registry import BUILTINS
 
 
 def error_of(text: str, name: str = "tribunal.yml") -> str:
@@ -249,7 +249,7 @@ def test_the_commit_hook_also_honours_the_no_skip_environment_switch(repo: GitRe
 
 def test_config_cannot_remove_builtin_generated_paths() -> None:
     config = parse_config("generated-paths: [only-this/]\n", "tribunal.yml")
-    from tribunal.paths import is_generated
+    from tribunal.lang.paths import is_generated
 
     assert is_generated("dist/x.js", config.generated_paths)
     assert is_generated("only-this/x.js", config.generated_paths)

@@ -22,9 +22,9 @@ from tests.hooktools import UserRepo
 from tests.llm_council_script import allow_sending, own_home, scripted, steady_judge, verdict
 from tests.llm_server import FakeLLM, Scripted, closed_port_url, serving
 from tests.test_llm_advisory import files_containing
-from tribunal.gate import evaluate
+from tribunal.gate.decision import evaluate
+from tribunal.gate.summary import write
 from tribunal.hooks.advisory import council_claims, scrubbed, within
-from tribunal.summary import write
 
 KEY = "sk-test-secret-0123456789abcdefDONOTLEAK"
 ADDS_TEST = {

@@ -21,12 +21,12 @@ import pytest
 
 from bench.harness import CORPUS, Case, load_cases, run_case
 from tests.gitrepo import GitRepo
-from tribunal.bounds import MAX_DATA_DEPTH, MAX_TREE_DEPTH, TooDeep, TreeTooDeep, load_yaml
-from tribunal.lang import js
-from tribunal.lang.python_asserts import scan_assertions
-from tribunal.lang.python_index import ModuleIndex
-from tribunal.lang.python_judge import judge_test
-from tribunal.lang.python_tests import discover_tests
+from tribunal.lang.js import syntax as js
+from tribunal.lang.python.asserts import scan_assertions
+from tribunal.lang.python.index import ModuleIndex
+from tribunal.lang.python.judge import judge_test
+from tribunal.lang.python.testcases import discover_tests
+from tribunal.util.bounds import MAX_DATA_DEPTH, MAX_TREE_DEPTH, TooDeep, TreeTooDeep, load_yaml
 
 TERMS = 2000
 TOO_DEEP = "nested too deeply to analyze"

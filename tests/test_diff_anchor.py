@@ -1,7 +1,7 @@
 """``check --diff`` in the checkout the diff was made from: whole trees, not a few lines.
 
 When HEAD holds the diff's preimage, the change is HEAD against HEAD with the
-diff applied (``tribunal.diff_anchor``): hallucinated-symbol resolves imports
+diff applied (``tribunal.change.diff_anchor``): hallucinated-symbol resolves imports
 and conftest.py files are read. A diff nothing anchors is judged on its own,
 and the report says which analyzers could not run. Real git, the real CLI.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tribunal.diff.parse import parse_diff
-from tribunal.diff_anchor import apply
+from tribunal.change.diff.parse import parse_diff
+from tribunal.change.diff_anchor import apply
 
 BASE = {
     "pkg/__init__.py": "",

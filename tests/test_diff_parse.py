@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.gitrepo import GitRepo
-from tribunal.diff.lines import bounded_lines
-from tribunal.diff.model import FileChange, Hunk, Status
-from tribunal.diff.parse import parse_diff
+from tribunal.change.diff.lines import bounded_lines
+from tribunal.change.diff.model import FileChange, Hunk, Status
+from tribunal.change.diff.parse import parse_diff
+from tribunal.engine.sources import empty_tree, git_diff
 from tribunal.errors import InputError
-from tribunal.gitcmd import Git
-from tribunal.sources import empty_tree, git_diff
+from tribunal.git.cmd import Git
 
 CAP = 1 << 20
 

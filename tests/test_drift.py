@@ -9,10 +9,10 @@ import pytest
 from tests.engine_helpers import Files, change_for, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.comment_code_drift.generic import is_generic
-from tribunal.engine import analyze
+from tribunal.analyzers.grouping import locations
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection
 from tribunal.findings import Finding, Verdict
-from tribunal.grouping import locations
-from tribunal.sources import Selection
 
 ID = "comment-code-drift"
 
@@ -385,7 +385,7 @@ def test_the_fingerprint_stays_when_the_group_grows(repo: GitRepo) -> None:
 def _same_up_to_locals(before: str, after: str) -> bool:
     import ast
 
-    from tribunal.lang.py_decls import normalized_up_to_locals, python_decls
+    from tribunal.lang.python.decls import normalized_up_to_locals, python_decls
 
     def text(code: str) -> str:
         (decl,) = [d for d in python_decls(ast.parse(src(code))) if d.qualname == "f"]

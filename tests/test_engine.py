@@ -8,13 +8,13 @@ import pytest
 
 from tests.fake_analyzers import FakeSpec, check_in_process, installed
 from tests.gitrepo import GitRepo
-from tribunal import registry
-from tribunal.analysis import each_file
-from tribunal.change import Change
-from tribunal.config_file import parse_config
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
+from tribunal.config.load import parse_config
+from tribunal.engine import registry
+from tribunal.engine.analysis import each_file
+from tribunal.engine.registry import AnalyzerSpec, Kind
 from tribunal.findings import Finding, Verdict
-from tribunal.registry import AnalyzerSpec, Kind
 
 
 def _register(name: str, func: Callable[[Change], Iterable[Finding]]) -> None:

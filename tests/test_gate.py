@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tests.summaries import expectation, finding, member, summary
-from tribunal.gate import evaluate
-from tribunal.summary import GateRecord, Summary, write
+from tribunal.gate.decision import evaluate
+from tribunal.gate.summary import GateRecord, Summary, write
 
 KEY = b"g" * 64
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from tests.gitrepo import GitRepo
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 
 BIG = b"0123456789abcdef" * (1 << 20)  # 16 MiB: a read the kill can land in the middle of
 LIMIT = 32 << 20

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from tests.engine_helpers import change_between, src
 from tests.gitrepo import GitRepo
+from tribunal.analyzers.grouping import locations
 from tribunal.analyzers.hallucinated_symbol.grouped import NO_NODE_MODULES, NO_PYTHON_ENV
-from tribunal.engine import analyze
+from tribunal.engine.runner import analyze
 from tribunal.findings import Report, Verdict
-from tribunal.grouping import locations
 
 ID = "hallucinated-symbol"
 VITEST = "import { describe, it, expect } from 'vitest';\n"

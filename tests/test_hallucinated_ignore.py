@@ -24,13 +24,13 @@ from tribunal.analyzers.hallucinated_symbol.commit_ignores import (
     CommitIgnores,
     ancestors,
 )
-from tribunal.change import Change
-from tribunal.config import Config
-from tribunal.engine import analyze
+from tribunal.change.model import Change
+from tribunal.change.snapshot import MAX_FILE_BYTES, CommitSnapshot, EmptySnapshot
+from tribunal.config.model import Config
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection, empty_tree, git_diff
 from tribunal.findings import Finding, RangeInfo
-from tribunal.gitcmd import Git
-from tribunal.snapshot import MAX_FILE_BYTES, CommitSnapshot, EmptySnapshot
-from tribunal.sources import Selection, empty_tree, git_diff
+from tribunal.git.cmd import Git
 
 ID = "hallucinated-symbol"
 C, U = "CONTRADICTED", "UNVERIFIED"

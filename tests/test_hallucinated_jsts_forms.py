@@ -241,7 +241,7 @@ def test_an_error_inside_a_declaration_body_keeps_the_exports_certain(
     code: str, names: set[str]
 ) -> None:
     from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
-    from tribunal.lang import js
+    from tribunal.lang.js import syntax as js
 
     exports = read_exports(js.parse(code.encode(), "typescript"), "typescript")
     assert (exports.names, exports.uncertain) == (names, None)
@@ -259,7 +259,7 @@ def test_an_error_inside_a_declaration_body_keeps_the_exports_certain(
 )
 def test_an_error_where_an_export_could_hide_keeps_the_doubt(code: str, why: str) -> None:
     from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
-    from tribunal.lang import js
+    from tribunal.lang.js import syntax as js
 
     exports = read_exports(js.parse(code.encode(), "typescript"), "typescript")
     assert exports.uncertain is not None and why in exports.uncertain

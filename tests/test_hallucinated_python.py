@@ -19,10 +19,10 @@ from tests.engine_helpers import Files, change_for, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.hallucinated_symbol.packages import import_names
 from tribunal.analyzers.hallucinated_symbol.python_names import module_names
-from tribunal.engine import analyze
+from tribunal.engine.runner import analyze
+from tribunal.engine.sources import Selection
 from tribunal.findings import Finding
 from tribunal.lang.manifests import canonical
-from tribunal.sources import Selection
 
 ID = "hallucinated-symbol"
 C, U = "CONTRADICTED", "UNVERIFIED"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tribunal.config import Config
-from tribunal.config_file import parse_config
+from tribunal.config.load import parse_config
+from tribunal.config.model import Config
+from tribunal.engine.registry import BUILTINS
 from tribunal.hooks.trust import weakenings
 from tribunal.lenses import builtin_lenses, configured_lenses, plan
-from tribunal.registry import BUILTINS
 
 
 def cfg(text: str = "") -> Config:

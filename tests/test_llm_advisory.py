@@ -15,8 +15,8 @@ import pytest
 from tests.gitrepo import GitRepo
 from tests.llm_council_script import DIFF, scripted, steady_judge, verdict
 from tests.llm_server import Scripted, closed_port_url, serving, tribunal_cli
-from tribunal.config import Config
-from tribunal.config_file import parse_config
+from tribunal.config.load import parse_config
+from tribunal.config.model import Config
 from tribunal.llm.advisory import run_council_advisory
 from tribunal.llm.budget import Limits
 from tribunal.llm.providers import MemberSpec, Provider

@@ -21,11 +21,11 @@ from tests.llm_council_script import DIFF, scripted, verdict
 from tests.llm_server import serving
 
 FORBIDDEN = (
-    "tribunal.engine",
-    "tribunal.gate",
+    "tribunal.engine.runner",
+    "tribunal.gate.decision",
     "tribunal.analyzers",
     "tribunal.claims.verifiers",
-    "tribunal.summary",
+    "tribunal.gate.summary",
 )
 PACKAGE = Path(tribunal.__file__).parent
 SOURCES = [

@@ -11,7 +11,7 @@ import pytest
 from tests.gitrepo import GitRepo
 from tests.llm_council_script import DIFF, scripted, verdict
 from tests.llm_server import serving, tribunal_cli
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.llm.guard import is_loopback, refused, send_allowed, user_allows_sending
 from tribunal.llm.providers import MemberSpec
 from tribunal.llm.redact import redact

@@ -9,12 +9,12 @@ from typing import Any
 from tests.gitrepo import GitRepo
 from tests.llm_council_script import DIFF, scripted
 from tests.llm_server import Received, Scripted, serving, tribunal_cli
-from tribunal.gitcmd import Git
+from tribunal.engine.registry import BUILTINS
+from tribunal.git.cmd import Git
 from tribunal.llm.budget import Limits
 from tribunal.llm.difftext import diff_between
 from tribunal.llm.propose import propose_claims
 from tribunal.llm.providers import MemberSpec
-from tribunal.registry import BUILTINS
 
 KEY = "sk-proj-TOPSECRETtopsecret0123456789"
 ALLOW = "TRIBUNAL_ALLOW_SEND_DIFF"

@@ -18,10 +18,10 @@ import pytest
 
 from tests.engine_helpers import change_between
 from tests.gitrepo import GitRepo
-from tribunal import change as change_module
-from tribunal.engine import analyze
+from tribunal.change import model as change_module
+from tribunal.engine.runner import analyze
 from tribunal.lang import tree_cache, trees
-from tribunal.lru import BoundedCache
+from tribunal.util.lru import BoundedCache
 
 MODULES = 40
 
@@ -167,7 +167,7 @@ def test_a_cache_stays_within_its_bound_under_threads() -> None:
 
 
 def test_trees_are_shared_by_content_whatever_the_path() -> None:
-    from tribunal.change import Source
+    from tribunal.change.model import Source
 
     cache = tree_cache.new_cache()
     data = b"def f():\n    return 1\n"
@@ -179,7 +179,7 @@ def test_trees_are_shared_by_content_whatever_the_path() -> None:
 
 def test_declarations_kept_for_the_whole_change_hold_no_tree(bounded: None) -> None:
     from tribunal.analyzers.comment_code_drift.changes import declarations
-    from tribunal.change import Source
+    from tribunal.change.model import Source
 
     def live_functions() -> int:
         gc.collect()

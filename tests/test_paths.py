@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tribunal.pathglob import Token, tokens
-from tribunal.paths import BUILTIN_GENERATED, is_generated, is_js_family, language_of
+from tribunal.lang.paths import BUILTIN_GENERATED, is_generated, is_js_family, language_of
+from tribunal.util.pathglob import Token, tokens
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from tests.gitrepo import GitRepo
+from tribunal.engine.registry import BUILTINS, SUPPRESSION_ID
 from tribunal.findings import (
     AdvisoryClaim,
     AnalyzerError,
@@ -35,7 +36,6 @@ from tribunal.findings import (
     Report,
     Verdict,
 )
-from tribunal.registry import BUILTINS, SUPPRESSION_ID
 from tribunal.render import render
 from tribunal.render.markdown import MARKER, SHORT_DETAIL, inline
 from tribunal.render.sarif import FINGERPRINT_KEY, path_uri
@@ -877,9 +877,9 @@ def test_renderers_import_only_findings_registry_and_each_other(module: str) -> 
     allowed = {
         "tribunal",
         "tribunal.findings",
-        "tribunal.registry",
-        "tribunal.policy",
-        "tribunal.cquote",  # git's quoting of names that are not UTF-8: text in, text out
+        "tribunal.engine.registry",
+        "tribunal.gate.policy",
+        "tribunal.git.cquote",  # git's quoting of names that are not UTF-8: text in, text out
     }
     assert {n for n in ours if not n.startswith("tribunal.render.")} <= allowed
 

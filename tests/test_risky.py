@@ -8,7 +8,7 @@ from tests.engine_helpers import Files, change_between, run_range, src
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.risky_diff_no_test.correlate import correlated
 from tribunal.analyzers.risky_diff_no_test.vocab import vocabulary
-from tribunal.engine import analyze
+from tribunal.engine.runner import analyze
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.identifiers import split_words
 

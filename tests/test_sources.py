@@ -417,7 +417,7 @@ def test_untracked_nested_repository_is_skipped(repo: GitRepo) -> None:
 
 def test_git_stream_survives_a_flood_on_stderr(repo: GitRepo) -> None:
     from tribunal.errors import GitError
-    from tribunal.gitcmd import Git
+    from tribunal.git.cmd import Git
 
     noisy = (
         "alias.noisy=!f() { i=0; while [ $i -lt 4000 ]; do "
@@ -435,7 +435,7 @@ def test_git_stream_survives_a_flood_on_stderr(repo: GitRepo) -> None:
 
 def test_git_errors_quote_the_fatal_line(repo: GitRepo) -> None:
     from tribunal.errors import GitError
-    from tribunal.gitcmd import Git
+    from tribunal.git.cmd import Git
 
     repo.commit({"a.py": "a\n"})
     with Git(repo.path) as git, pytest.raises(GitError) as info:
@@ -446,8 +446,8 @@ def test_git_errors_quote_the_fatal_line(repo: GitRepo) -> None:
 
 
 def test_working_tree_reads_never_leave_the_repository(repo: GitRepo, tmp_path: Path) -> None:
-    from tribunal.gitcmd import BlobTooLarge, Git
-    from tribunal.snapshot import WorktreeSnapshot, read_file_safely
+    from tribunal.change.snapshot import WorktreeSnapshot, read_file_safely
+    from tribunal.git.cmd import BlobTooLarge, Git
 
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from tests.summaries import COMMIT, finding, member, summary
-from tribunal.summary import (
+from tribunal.gate.summary import (
     SCHEMA_FILE,
     SummaryError,
     key_file,
@@ -31,7 +31,7 @@ KEY = b"k" * 64
 
 def test_the_committed_schema_is_the_models_schema() -> None:
     assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(), (
-        "regenerate it: python -m tribunal.summary"
+        "regenerate it: python -m tribunal.gate.summary"
     )
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from tests.fake_analyzers import check_in_process, installed
 from tests.gitrepo import GitRepo
+from tribunal.engine.registry import SUPPRESSION_ID
 from tribunal.findings import Finding, Report, Verdict
-from tribunal.registry import SUPPRESSION_ID
-from tribunal.suppress import parse_marker
+from tribunal.gate.suppress import parse_marker
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.worktree import reaper
 from tribunal.worktree.listing import Entry
 from tribunal.worktree.lock import admin_lock

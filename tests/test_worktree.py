@@ -15,7 +15,7 @@ import pytest
 
 from tests.gitrepo import GitRepo
 from tests.hooktools import marker_hook, wait_for
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.worktree import procs, reaper
 from tribunal.worktree.listing import list_worktrees, parse_porcelain
 from tribunal.worktree.lock import LockTimeout, admin_lock

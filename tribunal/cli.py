@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tribunal {__version__}")
         return ExitCode.OK
     _tolerate_unencodable_output()
-    from tribunal.safeout import protect
+    from tribunal.render.safeout import protect
 
     protect()  # from here on, what happens to the output never changes the exit status
     try:
@@ -128,7 +128,7 @@ def _fail(message: str, code: int) -> int:
 def _internal_error(exc: BaseException) -> int:
     import traceback
 
-    from tribunal.crashlog import write_bug_report
+    from tribunal.util.crashlog import write_bug_report
 
     path = write_bug_report("".join(traceback.format_exception(exc)))
     where = f"; traceback written to {path}" if path else ""

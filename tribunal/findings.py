@@ -36,7 +36,7 @@ class Finding(NamedTuple):
 
     ``fingerprint`` is a digest of the flagged span's normalized content, filled
     in by the engine, so that machine outputs can track a finding across runs
-    even when it moves down a line. A grouped finding (``tribunal.grouping``)
+    even when it moves down a line. A grouped finding (``tribunal.analyzers.grouping``)
     stands for many places: the first is ``file``/``line``, the others are
     ``related`` (and listed in ``detail``), and ``group`` is a stable key of
     what the places share, from which the fingerprint is made instead, so that

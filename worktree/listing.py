@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tribunal.errors import GitError
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 
 
 class Entry(NamedTuple):

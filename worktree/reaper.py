@@ -27,7 +27,7 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.worktree import procs
 from tribunal.worktree.listing import Entry, list_worktrees
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
 
-from tribunal.gitcmd import Git, no_git_env
+from tribunal.git.cmd import Git, no_git_env
 from tribunal.worktree import reaper, tempparent
 from tribunal.worktree.lock import admin_lock
 from tribunal.worktree.signals import interrupts_as_exceptions, signals_blocked

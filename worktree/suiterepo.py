@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.errors import GitError, TribunalError
-from tribunal.fsutil import remove_tree
-from tribunal.gitcmd import Git, no_git_env
+from tribunal.git.cmd import Git, no_git_env
+from tribunal.util.fsutil import remove_tree
 from tribunal.worktree import tempparent
 from tribunal.worktree.reaper import SUITE_PREFIX
 

@@ -1,1 +1,1 @@
-"""Built-in analyzers; each is listed in ``tribunal.registry`` and imported on use."""
+"""Built-in analyzers; each is listed in ``tribunal.engine.registry`` and imported on use."""

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tribunal.analysis import record_crash
-from tribunal.change import Change, Claim
+from tribunal.change.model import Change, Claim
+from tribunal.engine.analysis import record_crash
 from tribunal.findings import Finding, Related, Verdict
 
 ID = "claim-reconciliation"

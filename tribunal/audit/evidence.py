@@ -15,9 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.audit.record import Blocking, How
-from tribunal.gitcmd import Git
-from tribunal.registry import SUPPRESSION_ID, WEAKENED_ID
-from tribunal.summary import FindingRecord, Summary, SummaryError, load, summary_paths, user_key
+from tribunal.engine.registry import SUPPRESSION_ID, WEAKENED_ID
+from tribunal.gate.summary import (
+    FindingRecord,
+    Summary,
+    SummaryError,
+    load,
+    summary_paths,
+    user_key,
+)
+from tribunal.git.cmd import Git
 
 #: Summary notes about the change itself that belong in the log.
 CHANGE_NOTES: dict[str, How] = {WEAKENED_ID: "gate-weakened", SUPPRESSION_ID: "suppression-added"}
@@ -68,7 +75,7 @@ def summaries_for(common_dir: Path, commit: str) -> Verdicts:
 
 
 def passes(summary: Summary) -> bool:
-    from tribunal.gate import member_reasons
+    from tribunal.gate.decision import member_reasons
 
     present = {m.lens for m in summary.members}
     if not summary.members or any(lens not in present for lens in summary.config.lenses):
@@ -78,7 +85,7 @@ def passes(summary: Summary) -> bool:
 
 def blocking(summary: Summary) -> list[Blocking]:
     """What made ``summary`` fail: each blocking finding, and each lens that could not complete."""
-    from tribunal.gate import blocking_verdicts, member_reason
+    from tribunal.gate.decision import blocking_verdicts, member_reason
 
     out = []
     verdicts = blocking_verdicts(summary.config.strict)

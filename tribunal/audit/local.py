@@ -18,8 +18,8 @@ from tribunal.audit.context import Context
 from tribunal.audit.log import append, locked, new_only
 from tribunal.audit.record import Found, How, Record, RemoteInfo, Who, utc
 from tribunal.audit.reflog import Entry, Refs, Remote, read_refs
-from tribunal.gitcmd import Git, is_zero
-from tribunal.summary import public_url
+from tribunal.gate.summary import public_url
+from tribunal.git.cmd import Git, is_zero
 
 SET_HEAD = "remote set-head"
 HOOK_LOCK_TIMEOUT = 5.0  # git waits for the hook; the lazy scan catches what it gives up on

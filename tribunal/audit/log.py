@@ -26,7 +26,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from tribunal.audit.record import Record
-from tribunal.fsutil import write_atomically
+from tribunal.util.fsutil import write_atomically
 from tribunal.worktree.lock import admin_lock, state_dir
 
 LOG_NAME = "weakened-gate.jsonl"
@@ -96,8 +96,8 @@ def append(common_dir: Path, records: Sequence[Record]) -> list[Record]:
 
 
 def _writable(record: Record) -> Record:
-    """``record`` with names that are not UTF-8 in git's quoted form (``tribunal.cquote``)."""
-    from tribunal.cquote import printable_data
+    """``record`` with names that are not UTF-8 in git's quoted form (``tribunal.git.cquote``)."""
+    from tribunal.git.cquote import printable_data
 
     return Record.model_validate(printable_data(record.model_dump(mode="json", by_alias=True)))
 

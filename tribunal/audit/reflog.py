@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tribunal.audit.state import Position
-from tribunal.gitcmd import Git, is_zero
+from tribunal.git.cmd import Git, is_zero
 
 PUSH_MESSAGE = "update by push"
 _FIELD = "\x1f"

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tribunal.audit.reflog import PUSH_MESSAGE, Refs, Remote, forward
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 
 #: The kind of a record of a remote-tracking ref written locally (see ``scan``).
 WRITTEN = "tracking-ref-written"
@@ -129,7 +129,7 @@ def git_subcommand(argv: Sequence[str]) -> tuple[str, list[str]]:
 
 def _same_url(given: str, url: str | None) -> bool:
     """git writes a fetch's URL to the reflog without credentials."""
-    from tribunal.summary import public_url
+    from tribunal.gate.summary import public_url
 
     return bool(url) and public_url(given) == public_url(url)
 

@@ -36,8 +36,8 @@ from tribunal.audit.reflog import (
 from tribunal.audit.remote_state import RemoteState, default_branch, read_state
 from tribunal.audit.state import State, load, save
 from tribunal.errors import TribunalError
-from tribunal.gitcmd import Git
-from tribunal.summary import Summary, public_url
+from tribunal.gate.summary import Summary, public_url
+from tribunal.git.cmd import Git
 
 PASSED = "the gate passed this commit, but the pushed change weakens it"
 

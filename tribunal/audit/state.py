@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tribunal.fsutil import write_atomically
+from tribunal.util.fsutil import write_atomically
 from tribunal.worktree.lock import state_dir
 
 STATE_NAME = "audit-state.json"

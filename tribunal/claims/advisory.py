@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tribunal.change import Change, Claim
+from tribunal.change.model import Change, Claim
 from tribunal.findings import AdvisoryClaim, Verdict
 
 #: The source every model-proposed claim is reported with, whoever proposed it.

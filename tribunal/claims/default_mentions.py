@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from tribunal.change import Change
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
 from tribunal.claims.scope import looks_like_test
-from tribunal.diff.model import FileChange
 from tribunal.lang.identifiers import split_words
+from tribunal.lang.paths import language_of
 from tribunal.lang.sfc import is_sfc
-from tribunal.paths import language_of
 
 _SHOWN = 5
 _SETTER = re.compile(

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING
 
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.claims.default_values import Default
 from tribunal.claims.js_values import (
     WRAPPERS,
@@ -29,9 +29,9 @@ from tribunal.claims.js_values import (
     make_default,
     pattern_name,
 )
-from tribunal.lang import js
-from tribunal.lang.js import field, text
-from tribunal.lang.js_decls import code_text, declarations
+from tribunal.lang.js import syntax as js
+from tribunal.lang.js.decls import code_text, declarations
+from tribunal.lang.js.syntax import field, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node

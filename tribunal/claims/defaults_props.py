@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tribunal.claims.default_values import Default
-from tribunal.lang.js import field, first_line, last_line, string_value, text
+from tribunal.lang.js.syntax import field, first_line, last_line, string_value, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node

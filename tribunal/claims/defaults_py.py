@@ -24,8 +24,8 @@ import ast
 from collections.abc import Hashable, Iterator
 
 from tribunal.claims.default_values import Default, literal_value
-from tribunal.lang.astdump import canonical
-from tribunal.lang.py_decls import python_decls
+from tribunal.lang.python.astdump import canonical
+from tribunal.lang.python.decls import python_decls
 
 _DATACLASS_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "attrs", "s"})
 _MODEL_BASES = frozenset({"NamedTuple", "BaseModel", "BaseSettings", "Struct", "TypedDict"})

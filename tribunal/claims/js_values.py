@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING
 
 from tribunal.claims.default_values import Default
-from tribunal.lang.js import field, first_line, text
+from tribunal.lang.js.syntax import field, first_line, text
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -14,8 +14,7 @@ import ast
 import posixpath
 from collections.abc import Callable
 
-from tribunal.bounds import load_yaml
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.lang.manifests import (
     Declared,
     canonical,
@@ -23,6 +22,7 @@ from tribunal.lang.manifests import (
     setup_py_names,
     tox_ini_names,
 )
+from tribunal.util.bounds import load_yaml
 
 Reader = Callable[[str], Source | None]
 #: Base-only sources, by file name.

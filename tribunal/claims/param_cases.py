@@ -19,8 +19,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from tribunal.lang.python_index import ModuleIndex, top_level
-from tribunal.lang.python_marks import Effect, classify
+from tribunal.lang.python.index import ModuleIndex, top_level
+from tribunal.lang.python.marks import Effect, classify
 from tribunal.lang.test_record import TestRecord
 
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from tribunal.lazyre import lazy
+from tribunal.util.lazyre import lazy
 
 #: The info string that marks a claims block (its first word, any case).
 BLOCK_TAG = "tribunal"

@@ -14,8 +14,8 @@ import json
 import posixpath
 import re
 
-from tribunal.change import Change
-from tribunal.lang.pytest_naming import ancestor_dirs
+from tribunal.change.model import Change
+from tribunal.lang.python.pytest_naming import ancestor_dirs
 
 _SECTIONS = ("dependencies", "peerDependencies", "devDependencies")
 #: One space run before and one after the operator, never two adjacent ``\s*`` (each

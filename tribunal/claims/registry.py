@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from tribunal.findings import Verdict
 
 if TYPE_CHECKING:
-    from tribunal.change import Change, Claim
+    from tribunal.change.model import Change, Claim
 
 
 @dataclass(frozen=True)

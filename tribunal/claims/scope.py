@@ -8,11 +8,11 @@ examples, docs, bundler configs), whose names are nobody's public API.
 
 from __future__ import annotations
 
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
 from tribunal.lang.identifiers import split_words, stem_words
-from tribunal.lazyre import lazy
-from tribunal.paths import is_js_family, language_of
+from tribunal.lang.paths import is_js_family, language_of
+from tribunal.util.lazyre import lazy
 
 CODE_LANGUAGES = ("python", "javascript", "typescript", "tsx")
 

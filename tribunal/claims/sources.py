@@ -19,11 +19,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from tribunal.change import Change, Claim
+from tribunal.change.model import Change, Claim
 from tribunal.claims.parse import PROPOSED_TAG, ClaimLine, block_claims, file_claims, parse_claim
 from tribunal.errors import InputError
-from tribunal.gitcmd import Git
-from tribunal.lazyre import lazy
+from tribunal.git.cmd import Git
+from tribunal.util.lazyre import lazy
 
 TRAILER = "Tribunal-Claim"
 #: A trailer line as ``git interpret-trailers`` accepts it: any case, ``:`` or ``=``.

@@ -22,9 +22,9 @@ import posixpath
 
 from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
 from tribunal.claims.surface_py import Reader, Surface
+from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.sfc import is_sfc
 from tribunal.lang.trees import js_tree
-from tribunal.paths import is_js_family, language_of
 
 _EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _MAX_DEPTH = 8

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from tribunal.analyzers.hallucinated_symbol.python_names import names_of_tree
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.lang.treepaths import python_module_file, relative_base
 from tribunal.lang.trees import python_tree
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 
-from tribunal.change import Change, Source
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
 from tribunal.claims.scope import is_other_code, is_tooling, looks_like_test
-from tribunal.diff.model import FileChange
 
 _SHOWN = 5
 #: Dependency manifests of ecosystems ``no-new-dependency`` does not parse.

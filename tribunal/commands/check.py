@@ -6,21 +6,21 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from tribunal.colormode import CHOICES as COLOR_CHOICES
-from tribunal.colormode import use_color
 from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
 from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, InputError, UsageError
 from tribunal.render import FORMATS
+from tribunal.render.colormode import CHOICES as COLOR_CHOICES
+from tribunal.render.colormode import use_color
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tribunal.change import Claim
-    from tribunal.config import Config
-    from tribunal.engine import FileProgress
+    from tribunal.change.model import Claim
+    from tribunal.config.model import Config
+    from tribunal.engine.runner import FileProgress
     from tribunal.findings import Finding, Report
-    from tribunal.gitcmd import Git
+    from tribunal.git.cmd import Git
 
 HELP = """\
 Analyze a change and report findings.
@@ -127,14 +127,14 @@ def add_parser(sub: Any, epilog: str) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from tribunal.change import Change
-    from tribunal.config import Config
-    from tribunal.config_file import load_config
-    from tribunal.engine import analyze
-    from tribunal.envflag import skips_generated
-    from tribunal.gitcmd import Git, find_repo_root
+    from tribunal.change.model import Change
+    from tribunal.config.load import load_config
+    from tribunal.config.model import Config
+    from tribunal.engine.runner import analyze
+    from tribunal.engine.sources import Selection, build_change
+    from tribunal.git.cmd import Git, find_repo_root
     from tribunal.render import render
-    from tribunal.sources import Selection, build_change
+    from tribunal.util.envflag import skips_generated
 
     cwd = start_dir(ns.cwd)
     if ns.quiet and ns.format != "text":
@@ -184,7 +184,7 @@ def run(ns: argparse.Namespace) -> int:
     else:
         _emit(render(report, ns.format, color=color, **gate))
     if report.errors:
-        from tribunal.crashlog import report_crashes
+        from tribunal.util.crashlog import report_crashes
 
         report_crashes(report.errors, "error", sys.stderr)
     return exit_code(report, **gate)
@@ -225,8 +225,8 @@ def _base_config(git: Git, base: str, head: str) -> tuple[Config, tuple[Finding,
     ``$TRIBUNAL_CONFIG`` is ignored on purpose: in CI the change under review
     must not choose the rules it is judged by.
     """
+    from tribunal.engine.sources import require_commit
     from tribunal.hooks.trust import trusted_config_at
-    from tribunal.sources import require_commit
 
     base_sha = require_commit(git, base, "--base")
     trusted = trusted_config_at(git, base_sha, require_commit(git, head, "--head"), base)
@@ -251,14 +251,14 @@ def _write(path: Path, text: str) -> None:
 
 def _emit(text: str) -> None:
     """Write the report; a reader that went away (``| head -1``) is not an error
-    (``tribunal.safeout``): the exit code still reflects the findings."""
+    (``tribunal.render.safeout``): the exit code still reflects the findings."""
     sys.stdout.write(text)
     sys.stdout.flush()
 
 
 def exit_code(report: Report, *, hard_fail: bool, strict: bool = False) -> int:
-    """1 when the report blocks (``tribunal.policy``), else 3 if an analyzer crashed, else 0."""
-    from tribunal.policy import blocking_verdict
+    """1 when the report blocks (``gate.policy``), else 3 if an analyzer crashed, else 0."""
+    from tribunal.gate.policy import blocking_verdict
 
     if blocking_verdict(report, hard_fail=hard_fail, strict=strict) is not None:
         return ExitCode.CONTRADICTED

@@ -62,9 +62,9 @@ def _resolve(
     git: Any, ref: str, remote: str | None
 ) -> tuple[str, str | None, str | None, str | None]:
     """(commit, local ref, remote, remote ref) for ``--ref``/``--remote``."""
+    from tribunal.engine.sources import resolve_commit
     from tribunal.errors import UsageError
     from tribunal.hooks.prepush import is_remote
-    from tribunal.sources import resolve_commit
 
     head = resolve_commit(git, ref)
     if head is None:

@@ -112,8 +112,8 @@ def _refuse_a_judge_with_a_stake(plan: CouncilPlan) -> None:
 
 def _plan(ns: argparse.Namespace, cwd: Path) -> CouncilPlan:
     """Members from the flags, else tribunal.yml's ``council:`` section."""
-    from tribunal.config_file import load_config
-    from tribunal.gitcmd import find_repo_root
+    from tribunal.config.load import load_config
+    from tribunal.git.cmd import find_repo_root
     from tribunal.llm import cliargs
     from tribunal.llm.config import council_plan, lens_table
 

@@ -134,7 +134,7 @@ def fail_closed(stage: str, body: Callable[[], int]) -> int:
         message = f"tribunal: error: {exc}"
         code = int(exc.exit_code)
     except Exception as exc:
-        from tribunal.crashlog import write_bug_report
+        from tribunal.util.crashlog import write_bug_report
 
         path = write_bug_report("".join(traceback.format_exception(exc)))
         where = f"; traceback written to {path}" if path else ""

@@ -57,7 +57,7 @@ def add_parser(sub: Any, epilog: str) -> None:
 
 
 def run_install(ns: argparse.Namespace) -> int:
-    from tribunal.gitcmd import Git
+    from tribunal.git.cmd import Git
     from tribunal.hooks import shims
     from tribunal.hooks.audit_hook import lazy
     from tribunal.hooks.repo import open_repo
@@ -76,7 +76,7 @@ def run_install(ns: argparse.Namespace) -> int:
 
 
 def run_uninstall(ns: argparse.Namespace) -> int:
-    from tribunal.gitcmd import Git
+    from tribunal.git.cmd import Git
     from tribunal.hooks import shims
 
     with Git(Path.cwd()) as git:

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from tribunal.commands.exitcodes import epilog as exit_codes
 from tribunal.errors import ExitCode, UsageError
-from tribunal.gitcmd import is_zero
+from tribunal.git.cmd import is_zero
 
 if TYPE_CHECKING:
-    from tribunal.gitcmd import Git
+    from tribunal.git.cmd import Git
     from tribunal.hooks.ranges import RangePlan
     from tribunal.hooks.repo import Repo
 
@@ -78,8 +78,8 @@ def add_parser(sub: Any, epilog: str) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
+    from tribunal.engine.sources import require_commit
     from tribunal.hooks.repo import open_repo
-    from tribunal.sources import require_commit
     from tribunal.worktree.signals import interrupts_as_exceptions
 
     base_spec, head_spec = _specs(ns)
@@ -103,7 +103,7 @@ def run(ns: argparse.Namespace) -> int:
                 _say_commits(result["commits"], ns.format)
             results.append(result)
     if ns.format == "json":
-        from tribunal.cquote import printable_data
+        from tribunal.git.cquote import printable_data
 
         doc = {"schema": "tribunal.verify-pushes/1", "base": base, "head": head, "results": results}
         print(json.dumps(printable_data(doc), indent=2, ensure_ascii=False))
@@ -138,8 +138,8 @@ def _specs(ns: argparse.Namespace) -> tuple[str, str]:
 
 def _base_commit(git: Git, spec: str) -> str:
     """The base commit; after a force-push the old tip may be gone, and that is worth saying."""
+    from tribunal.engine.sources import require_commit
     from tribunal.errors import GitError
-    from tribunal.sources import require_commit
 
     try:
         return require_commit(git, spec, "--base")
@@ -175,7 +175,7 @@ def _plans(git: Git, base: str, head: str, each: bool) -> list[RangePlan]:
 def _judge(
     repo: Repo, git: Git, rng: RangePlan, anchor: tuple[str, str], fmt: str
 ) -> dict[str, Any]:
-    from tribunal.gate import evaluate
+    from tribunal.gate.decision import evaluate
     from tribunal.hooks.convene import Target, convene_planned
     from tribunal.hooks.output import write_lines
     from tribunal.hooks.progress import Progress

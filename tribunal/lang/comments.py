@@ -17,8 +17,8 @@ import io
 import tokenize
 from typing import NamedTuple
 
-from tribunal.change import Source
-from tribunal.lang.py_decls import docstring_node
+from tribunal.change.model import Source
+from tribunal.lang.python.decls import docstring_node
 from tribunal.lang.trees import js_tree, python_tree
 
 _HOLDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -46,7 +46,7 @@ def python_comments(source: Source) -> list[CommentLine]:
 
 
 def js_comments(source: Source, language: str) -> list[CommentLine]:
-    from tribunal.lang import js
+    from tribunal.lang.js import syntax as js
 
     tree = js_tree(source, language)
     found = js.find(language, "(comment) @c", tree.root_node).get("c", [])

@@ -14,9 +14,9 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
-from tribunal.change import Source
+from tribunal.change.model import Source
+from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.trees import js_derived, python_derived
-from tribunal.paths import is_js_family, language_of
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -56,7 +56,7 @@ def _script(tree: Tree, language: str) -> Spans:
     class body next to the member, so the decorated line is where that sibling
     starts (the ``class`` keyword, a method's name), not where its parent does.
     """
-    from tribunal.lang import js
+    from tribunal.lang.js import syntax as js
 
     root = tree.root_node
     if b"@" not in (root.text or b""):

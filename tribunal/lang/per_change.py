@@ -12,8 +12,8 @@ import weakref
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from tribunal.change import Change
-from tribunal.snapshot import EmptySnapshot
+from tribunal.change.model import Change
+from tribunal.change.snapshot import EmptySnapshot
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from tribunal.change import Source
+from tribunal.change.model import Source
 
 SFC_EXTENSIONS = (".vue", ".svelte")
 _LANGS = {

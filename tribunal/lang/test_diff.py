@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import ClassVar
 
-from tribunal.change import Change, Source
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
 from tribunal.findings import Verdict
+from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.per_change import PerChange
 from tribunal.lang.test_record import TestRecord
-from tribunal.paths import is_js_family, language_of
 
 
 class TestDiff:
@@ -68,11 +68,11 @@ def is_test_path(change: Change, path: str) -> bool:
     language = language_of(path)
     if language == "python":
         # Each language's readers load only when the change holds its files.
-        from tribunal.lang.pytest_project import is_python_test_file
+        from tribunal.lang.python.pytest_project import is_python_test_file
 
         return is_python_test_file(change, path)
     if is_js_family(language):
-        from tribunal.lang.js_tests import is_test_file
+        from tribunal.lang.js.testcases import is_test_file
 
         return is_test_file(path)
     return False
@@ -88,13 +88,13 @@ def judge(record: TestRecord, change: Change | None = None) -> Verdict:
     """
     if record.language == "python":
         if change is not None:
-            from tribunal.lang.pytest_project import judge_in_project
+            from tribunal.lang.python.pytest_project import judge_in_project
 
             return judge_in_project(change, record.path, record.test, record.index).verdict
-        from tribunal.lang.python_judge import judge_test as judge_python
+        from tribunal.lang.python.judge import judge_test as judge_python
 
         return judge_python(record.test, record.index).verdict
-    from tribunal.lang.js_judge import judge_test as judge_js
+    from tribunal.lang.js.judge import judge_test as judge_js
 
     return judge_js(record.test, record.index).verdict
 
@@ -187,12 +187,12 @@ def _has_syntax_errors(source: Source, path: str) -> bool:
 def _records(change: Change, head_path: str, path: str, source: Source) -> list[TestRecord] | None:
     language = language_of(path)
     if language == "python":
-        from tribunal.lang.pytest_project import naming_for
-        from tribunal.lang.test_records import python_records
+        from tribunal.lang.python.pytest_project import naming_for
+        from tribunal.lang.python.records import python_records
 
         return python_records(source, path, head_path, naming_for(change, path))
     if language is not None and is_js_family(language):
-        from tribunal.lang.js_records import js_records
+        from tribunal.lang.js.records import js_records
 
         return js_records(source, path, head_path, language)
     return []

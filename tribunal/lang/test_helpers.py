@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import ast
 
-from tribunal.change import Change, Source
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
 from tribunal.lang.identifiers import stem_words
-from tribunal.paths import is_js_family, language_of
+from tribunal.lang.paths import is_js_family, language_of
 
 _NAMED = frozenset({"test", "tests", "spec", "specs"})
 
@@ -45,7 +45,7 @@ def _no_test(change: Change, path: str, source: Source) -> bool:
     if not is_js_family(language):
         return False
     assert language is not None
-    from tribunal.lang.js_records import js_records
+    from tribunal.lang.js.records import js_records
     from tribunal.lang.trees import js_tree
 
     if js_tree(source, language).root_node.has_error:
@@ -68,7 +68,7 @@ def _python_helper(change: Change, path: str, source: Source) -> bool:
                 return False
         if isinstance(node, ast.Name) and node.id == "pytest_plugins":
             return False
-    from tribunal.lang.pytest_project import naming_for
-    from tribunal.lang.test_records import python_records
+    from tribunal.lang.python.pytest_project import naming_for
+    from tribunal.lang.python.records import python_records
 
     return python_records(source, path, path, naming_for(change, path)) == []

@@ -136,7 +136,7 @@ def literals(test: TestRecord, table: bool = False) -> frozenset[str]:
             for sub in ast.walk(part)
             if isinstance(sub, ast.Constant) and isinstance(sub.value, int | float | str | bytes)
         )
-    from tribunal.lang import js
+    from tribunal.lang.js import syntax as js
 
     node = getattr(test.test, "node", None)
     text = js.text(node) if table and node is not None else test.body

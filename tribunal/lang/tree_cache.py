@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable
 
-from tribunal.lru import BoundedCache
+from tribunal.util.lru import BoundedCache
 
 #: Memory (MiB, estimated) the run may keep in parsed trees; ``$TRIBUNAL_TREE_CACHE_MIB``.
 CACHE_ENV = "TRIBUNAL_TREE_CACHE_MIB"
@@ -46,7 +46,7 @@ class _Bounds:
     max_mib: int | None = None
 
 
-#: A share of the bound that the first trees of a run keep (``tribunal.lru``).
+#: A share of the bound that the first trees of a run keep (``tribunal.util.lru``).
 PROTECTED_SHARE = 0.75
 
 

@@ -3,7 +3,7 @@
 A tree costs forty to sixty times its file's bytes (a 1 KiB module: ~50 KiB of
 ``ast`` nodes, ~35 KiB of tree-sitter tree), so a run must not keep every tree
 it parses: a 20,000-file commit would hold gigabytes. A change's trees live in
-one cache of its own (``Change.tree_cache``, a ``tribunal.lru.BoundedCache``),
+one cache of its own (``Change.tree_cache``, a ``tribunal.util.lru.BoundedCache``),
 bounded by an estimate of their bytes and by a count, shared by every analyzer
 and every lens of the run from any thread, and keyed by language and content:
 the analyzers parse each side of a file once between them while it stays in the
@@ -15,7 +15,7 @@ compute from a tree and share (``python_derived``/``js_derived``: test lists,
 declarations, decorator spans) is kept in the same entry and goes with it, so
 nothing that points into a tree outlives the bound. A ``Source`` made outside
 a change (a package's file read from disk) uses one bounded cache for the
-process. Parsers themselves come from ``tribunal.lang.js``; the bound and the caches
+process. Parsers themselves come from ``tribunal.lang.js.syntax``; the bound and the caches
 themselves from ``tribunal.lang.tree_cache``.
 """
 
@@ -26,9 +26,9 @@ import warnings
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, TypeVar, cast
 
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.lang.tree_cache import Parsed, orphans
-from tribunal.lru import BoundedCache, CacheStats
+from tribunal.util.lru import BoundedCache, CacheStats
 
 if TYPE_CHECKING:
     from tree_sitter import Tree
@@ -87,7 +87,7 @@ def _derived(entry: Parsed, name: Hashable, compute: Callable[[], T]) -> T:
 
 def _parse(data: bytes, language: str, path: str) -> Parsed:
     if language != "python":
-        from tribunal.lang import js
+        from tribunal.lang.js import syntax as js
 
         return Parsed(js.parse(data, language), language, len(data))
     tree: ast.Module | None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tribunal.config import Config
+from tribunal.config.model import Config
 from tribunal.errors import TribunalError
 from tribunal.llm.config import council_plan, lens_table
 from tribunal.llm.errors import LLMError, require_extra

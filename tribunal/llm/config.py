@@ -1,6 +1,6 @@
 """Who to ask: flags, then environment, then the ``council:`` section of tribunal.yml.
 
-``tribunal/config.py`` has already validated the section's shape; this module
+``tribunal/config/model.py`` has already validated the section's shape; this module
 resolves it into ``MemberSpec`` values (endpoints made explicit, the API key
 attached from the environment only -- never from a file) and checks what a
 schema cannot: 2 to 5 members with distinct ids.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
-from tribunal.config import Config
+from tribunal.config.model import Config
 from tribunal.errors import ConfigError, UsageError
 from tribunal.lenses import configured_lenses
 from tribunal.llm.budget import Limits

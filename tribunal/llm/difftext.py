@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from tribunal.engine.sources import Selection, check_selection, empty_tree, require_commit
 from tribunal.errors import GitError, InputError, UsageError
-from tribunal.gitcmd import Git, find_repo_root
-from tribunal.sources import Selection, check_selection, empty_tree, require_commit
+from tribunal.git.cmd import Git, find_repo_root
 
 GIT_DIFF = (
     "diff",

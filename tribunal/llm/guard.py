@@ -20,10 +20,10 @@ import ipaddress
 from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
 
-from tribunal.envflag import env_flag
 from tribunal.errors import GitError
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.llm.providers import MemberSpec, shown_endpoint
+from tribunal.util.envflag import env_flag
 
 ALLOW_ENV = "TRIBUNAL_ALLOW_SEND_DIFF"
 ALLOW_KEY = "tribunal.allowSendDiff"

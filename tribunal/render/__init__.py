@@ -21,7 +21,7 @@ def render(
     report: Report, fmt: str, *, color: bool = False, hard_fail: bool = False, strict: bool = False
 ) -> str:
     """``report`` in format ``fmt`` (one of ``FORMATS``); ``hard_fail`` and ``strict`` say
-    what the exit code gates on (``tribunal.policy``), for the formats that say it."""
+    what the exit code gates on (``tribunal.gate.policy``), for the formats that say it."""
     module = importlib.import_module(_MODULES[fmt])
     text: str = module.render(report, color=color, hard_fail=hard_fail, strict=strict)
     return text

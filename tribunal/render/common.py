@@ -21,7 +21,7 @@ class Span(NamedTuple):
 
 def printable(text: str) -> str:
     """``text`` with undecodable bytes as git writes them (``\\377``): UTF-8 encodable."""
-    from tribunal.cquote import printable as escaped
+    from tribunal.git.cquote import printable as escaped
 
     return escaped(text)
 

@@ -69,7 +69,7 @@ def report_to_dict(
 def render(
     report: Report, *, color: bool = False, hard_fail: bool = False, strict: bool = False
 ) -> str:
-    from tribunal.cquote import printable_data
+    from tribunal.git.cquote import printable_data
 
     # Names that are not UTF-8 in git's quoted form: never a lone surrogate, which
     # strict JSON readers reject even as a \\uXXXX escape.

@@ -8,7 +8,7 @@ the exit line, so a script or a busy log shows the decision and its reasons.
 from __future__ import annotations
 
 from tribunal.findings import Report, Verdict
-from tribunal.policy import blocking_verdict
+from tribunal.gate.policy import blocking_verdict
 from tribunal.render.text import exit_reason, format_finding
 
 

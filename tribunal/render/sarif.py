@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import quote
 
 from tribunal import __version__
+from tribunal.engine.registry import BUILTINS, SUPPRESSION_ID
 from tribunal.findings import AnalyzerError, Finding, Report, Verdict
-from tribunal.registry import BUILTINS, SUPPRESSION_ID
 from tribunal.render.common import is_claim, places, printable
 
 SCHEMA_URI = (

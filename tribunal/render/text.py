@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tribunal.findings import AdvisoryClaim, Finding, Report, Verdict
-from tribunal.policy import blocking_verdict
+from tribunal.gate.policy import blocking_verdict
 
 _MARK = {Verdict.CONTRADICTED: "✗", Verdict.UNVERIFIED: "?", Verdict.PASS: "✓"}
 _COLOR = {Verdict.CONTRADICTED: "31;1", Verdict.UNVERIFIED: "33", Verdict.PASS: "32"}

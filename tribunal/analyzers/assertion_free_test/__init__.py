@@ -13,12 +13,12 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
-from tribunal.analysis import each_file
 from tribunal.analyzers.assertion_free_test.ident import ID
-from tribunal.change import Change
+from tribunal.analyzers.grouping import Place, grouped
+from tribunal.change.model import Change
+from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding, Verdict
-from tribunal.grouping import Place, grouped
-from tribunal.paths import is_js_family, language_of
+from tribunal.lang.paths import is_js_family, language_of
 
 #: The doubt of a test that calls into another module, as the reason that opens its detail:
 #: ``No assertion found in `t`; it calls `sc.scenario(user)` ...`` (Python), ``It calls ...``.

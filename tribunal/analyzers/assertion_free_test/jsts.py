@@ -15,15 +15,15 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from tribunal.analyzers.assertion_free_test.ident import ID
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
 from tribunal.findings import Finding, Verdict
-from tribunal.lang import js
-from tribunal.lang.js_judge import Judgement
-from tribunal.lang.js_module import ModuleIndex
-from tribunal.lang.js_project import judge_in_project
-from tribunal.lang.js_tests import JsTestCase, is_test_file, tests_of
-from tribunal.paths import language_of
+from tribunal.lang.js import syntax as js
+from tribunal.lang.js.judge import Judgement
+from tribunal.lang.js.module import ModuleIndex
+from tribunal.lang.js.project import judge_in_project
+from tribunal.lang.js.testcases import JsTestCase, is_test_file, tests_of
+from tribunal.lang.paths import language_of
 
 if TYPE_CHECKING:
     from tree_sitter import Node

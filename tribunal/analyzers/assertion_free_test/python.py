@@ -14,13 +14,13 @@ import sys
 from collections.abc import Iterator
 
 from tribunal.analyzers.assertion_free_test.ident import ID
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
 from tribunal.findings import Finding, Verdict
-from tribunal.lang.pytest_naming import PytestNaming
-from tribunal.lang.pytest_project import judge_in_project, naming_for
-from tribunal.lang.python_judge import Judgement
-from tribunal.lang.python_tests import PyTestCase, is_test_file, parsed, tests_of
+from tribunal.lang.python.judge import Judgement
+from tribunal.lang.python.pytest_naming import PytestNaming
+from tribunal.lang.python.pytest_project import judge_in_project, naming_for
+from tribunal.lang.python.testcases import PyTestCase, is_test_file, parsed, tests_of
 from tribunal.lang.test_record import ordinals
 
 Key = tuple[str, int]  # qualified name, and which definition of that name

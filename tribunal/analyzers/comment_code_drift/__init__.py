@@ -19,22 +19,22 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from tribunal.analysis import each_file
 from tribunal.analyzers.comment_code_drift.about import near_lines, owners
 from tribunal.analyzers.comment_code_drift.changes import ChangedDecl, changed_decls
 from tribunal.analyzers.comment_code_drift.mentions import Strength, needed, strongest
 from tribunal.analyzers.comment_code_drift.project import normalize, project_names
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.analyzers.grouping import Place, count_phrase, grouped
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
+from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding, Verdict
-from tribunal.grouping import Place, count_phrase, grouped
 from tribunal.lang.comments import (
     CommentLine,
     js_comments,
     python_comments,
 )
-from tribunal.lazyre import lazy
-from tribunal.paths import is_js_family, language_of
+from tribunal.lang.paths import is_js_family, language_of
+from tribunal.util.lazyre import lazy
 
 ID = "comment-code-drift"
 _LANGUAGES = ("python", "javascript", "typescript", "tsx")

@@ -9,9 +9,9 @@ only at head in that file (moved there and edited) is measured at head.
 from __future__ import annotations
 
 from tribunal.analyzers.comment_code_drift.changes import ChangedDecl, Span
-from tribunal.change import Change, Source
-from tribunal.diff.model import FileChange
-from tribunal.paths import language_of
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
+from tribunal.lang.paths import language_of
 
 _PY_COMMENT = ("#",)
 _JS_COMMENT = ("//", "/*", "*", "*/")

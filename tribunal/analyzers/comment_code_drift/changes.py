@@ -19,13 +19,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from tribunal.change import Change, Source
-from tribunal.diff.model import FileChange
-from tribunal.paths import is_js_family, language_of
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
+from tribunal.lang.paths import is_js_family, language_of
 
 if TYPE_CHECKING:
-    from tribunal.lang.js_decls import JsDecl
-    from tribunal.lang.py_decls import PyDecl
+    from tribunal.lang.js.decls import JsDecl
+    from tribunal.lang.python.decls import PyDecl
 
 Span = tuple[int, int]
 
@@ -156,7 +156,7 @@ def declarations(source: Source | None, path: str | None) -> Decls | None:
     language = language_of(path)
     out: Decls = defaultdict(list)
     if language == "python":
-        from tribunal.lang import py_decls
+        from tribunal.lang.python import decls as py_decls
 
         found = _python_decls(source)
         if found is None:
@@ -174,7 +174,7 @@ def declarations(source: Source | None, path: str | None) -> Decls | None:
             )
             out[qualname].append(entry)
     elif is_js_family(language) and language is not None:
-        from tribunal.lang import js_decls
+        from tribunal.lang.js import decls as js_decls
         from tribunal.lang.trees import js_tree
 
         if js_tree(source, language).root_node.has_error:
@@ -192,7 +192,7 @@ def declarations(source: Source | None, path: str | None) -> Decls | None:
 
 def _python_decls(source: Source) -> list[tuple[str, PyDecl]] | None:
     """(qualified name, declaration) in source order, class attributes left out."""
-    from tribunal.lang import py_decls
+    from tribunal.lang.python import decls as py_decls
     from tribunal.lang.trees import python_tree
 
     tree = python_tree(source)
@@ -207,7 +207,7 @@ def _python_decls(source: Source) -> list[tuple[str, PyDecl]] | None:
 
 def _js_decls(source: Source, language: str) -> list[tuple[str, JsDecl]]:
     """(qualified name, declaration) in source order, class fields left out."""
-    from tribunal.lang import js_decls
+    from tribunal.lang.js import decls as js_decls
 
     return [
         (jd.qualname, jd)
@@ -223,11 +223,11 @@ def _renamed_later(source: Source, language: str, qualname: str, ordinal: int) -
     def renamed() -> str:
         again = Source(path, data, trees)
         if language == "python":
-            from tribunal.lang import py_decls
+            from tribunal.lang.python import decls as py_decls
 
             found = [d for q, d in _python_decls(again) or () if q == qualname]
             return py_decls.normalized_up_to_locals(found[ordinal])
-        from tribunal.lang import js_decls
+        from tribunal.lang.js import decls as js_decls
 
         found_js = [d for q, d in _js_decls(again, language) if q == qualname]
         return js_decls.normalized_up_to_locals(found_js[ordinal], language)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from tribunal.change import Change
+from tribunal.change.model import Change
 
 _SETUP_CFG_NAME = re.compile(r"^\s*name\s*=\s*(\S+)\s*$", re.MULTILINE)
 

@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tribunal.analysis import each_file, record_crash
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.grouped import fold
 from tribunal.analyzers.hallucinated_symbol.language import Language
 from tribunal.analyzers.hallucinated_symbol.outcome import ID
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
+from tribunal.engine.analysis import each_file, record_crash
 from tribunal.findings import Finding
+from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.sfc import is_sfc
-from tribunal.paths import is_js_family, language_of
 
 __all__ = ["ID", "run"]
 

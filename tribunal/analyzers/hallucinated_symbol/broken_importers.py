@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from tribunal.analysis import record_crash
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.language import Imp, Language, Removal
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.engine.analysis import record_crash
 from tribunal.findings import Finding, Verdict
-from tribunal.paths import language_of
-from tribunal.treegrep import grep_files
+from tribunal.git.treegrep import grep_files
+from tribunal.lang.paths import language_of
 
 #: More candidate files than this and the rule stops early (a note, never a verdict).
 MAX_CANDIDATES = 5000

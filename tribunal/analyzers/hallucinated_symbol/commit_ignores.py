@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tribunal.gitcmd import BlobTooLarge, Git, no_git_env
-from tribunal.snapshot import MAX_FILE_BYTES
+from tribunal.change.snapshot import MAX_FILE_BYTES
+from tribunal.git.cmd import BlobTooLarge, Git, no_git_env
 
 if TYPE_CHECKING:
     import tempfile

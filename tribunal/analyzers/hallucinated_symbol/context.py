@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from tribunal.analyzers.hallucinated_symbol.gitquery import IgnoreOracle
 from tribunal.analyzers.hallucinated_symbol.tree import Side, TreeView
-from tribunal.change import Change
+from tribunal.change.model import Change
 
 if TYPE_CHECKING:
     from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet

@@ -3,7 +3,7 @@
 Both go through the ``Git`` chokepoint and answer None when git cannot tell
 (no repository, no work tree, a path inside a submodule), so that callers
 treat the answer as unknown rather than as "no". Which head files mention a
-word is ``tribunal.treegrep``.
+word is ``tribunal.git.treegrep``.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ import os
 from collections.abc import Mapping, Sequence
 
 from tribunal.analyzers.hallucinated_symbol.commit_ignores import CommitIgnores, check_ignore
-from tribunal.change import Change
-from tribunal.errors import GitError
-from tribunal.lang.treepaths import parent_dir, resolve_path
-from tribunal.snapshot import (
+from tribunal.change.model import Change
+from tribunal.change.snapshot import (
     CommitSnapshot,
     EmptySnapshot,
     IndexSnapshot,
     Snapshot,
     WorktreeSnapshot,
 )
+from tribunal.errors import GitError
+from tribunal.lang.treepaths import parent_dir, resolve_path
 
 
 class IgnoreOracle:

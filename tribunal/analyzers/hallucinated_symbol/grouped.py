@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from tribunal.analysis import note
+from tribunal.analyzers.grouping import Place, grouped
 from tribunal.analyzers.hallucinated_symbol.outcome import ID
+from tribunal.engine.analysis import note
 from tribunal.findings import Finding
-from tribunal.grouping import Place, grouped
 
 _PREFIX = "not-installed:"
 _EXPLAIN = {

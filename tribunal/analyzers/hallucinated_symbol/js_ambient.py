@@ -21,10 +21,10 @@ from functools import cached_property
 from typing import NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
-from tribunal.lang import js
+from tribunal.git.treegrep import grep_files
+from tribunal.lang.js import syntax as js
+from tribunal.lang.paths import language_of
 from tribunal.lang.trees import js_tree
-from tribunal.paths import language_of
-from tribunal.treegrep import grep_files
 
 #: Files read for declarations; a repository with more gets no contradiction from them.
 MAX_FILES = 300

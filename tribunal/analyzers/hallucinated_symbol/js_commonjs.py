@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tribunal.lang import js
+from tribunal.lang.js import syntax as js
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfig
+from tribunal.lang.paths import language_of
 from tribunal.lang.treepaths import parent_dir
-from tribunal.paths import language_of
 
 #: ``module`` / ``moduleResolution`` values under which Node decides a file's format.
 _NODE_FORMATS = frozenset({"node16", "node18", "node20", "nodenext"})

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from tribunal.lang import js
+from tribunal.lang.js import syntax as js
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree

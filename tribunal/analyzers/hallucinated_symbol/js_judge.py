@@ -39,12 +39,12 @@ from tribunal.analyzers.hallucinated_symbol.js_resolve import (
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, passed, suggestion
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree, Side
 from tribunal.analyzers.hallucinated_symbol.tsconfig import TsConfigs
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.findings import Verdict
-from tribunal.lang import js
+from tribunal.lang.js import syntax as js
+from tribunal.lang.paths import is_generated, language_of
 from tribunal.lang.sfc import is_sfc
 from tribunal.lang.treepaths import join, parent_dir, resolve_path
-from tribunal.paths import is_generated, language_of
 
 if TYPE_CHECKING:
     from tree_sitter import Tree

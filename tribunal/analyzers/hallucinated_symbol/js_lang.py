@@ -17,11 +17,11 @@ from tribunal.analyzers.hallucinated_symbol.js_judge import ScriptSide, is_decla
 from tribunal.analyzers.hallucinated_symbol.js_sfc import component_imports
 from tribunal.analyzers.hallucinated_symbol.language import ImportHalf, Removal
 from tribunal.analyzers.hallucinated_symbol.tree import Side
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.sfc import is_sfc
 from tribunal.lang.treepaths import parent_dir
 from tribunal.lang.trees import js_tree
-from tribunal.paths import is_js_family, language_of
 
 _GLOBS = ("*.js", "*.jsx", "*.mjs", "*.cjs", "*.ts", "*.tsx", "*.mts", "*.cts", "*.vue", "*.svelte")
 _STEM = re.compile(r"(\.d)?\.[cm]?[jt]sx?$|\.vue$|\.svelte$")

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.analyzers.hallucinated_symbol.tree import DiskTree, FileTree
-from tribunal.bounds import load_json
 from tribunal.lang.treepaths import join, parent_dir
+from tribunal.util.bounds import load_json
 
 #: Node's core modules (``node:`` prefixed or bare), subpaths included.
 NODE_BUILTINS = frozenset(

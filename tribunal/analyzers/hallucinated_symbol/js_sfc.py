@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from tribunal.analyzers.hallucinated_symbol.js_exports import ExportSet, read_exports
 from tribunal.analyzers.hallucinated_symbol.js_imports import JsImport, JsName, read_imports
-from tribunal.change import Source
+from tribunal.change.model import Source
 from tribunal.lang.sfc import ScriptBlock, script_blocks, unreadable
 from tribunal.lang.trees import js_tree
 

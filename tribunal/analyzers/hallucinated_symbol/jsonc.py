@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tribunal.bounds import load_json
+from tribunal.util.bounds import load_json
 
 #: Text that needs no decision: anything but commas, and slashes or quotes only as
 #: a lone slash or a whole string (each alternative starts with its own character).

@@ -19,9 +19,9 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.outcome import Outcome, statement_touched
 from tribunal.analyzers.hallucinated_symbol.tree import Side
-from tribunal.diff.model import FileChange, Status
+from tribunal.change.diff.model import FileChange, Status
 from tribunal.findings import Finding, Verdict
-from tribunal.paths import language_of
+from tribunal.lang.paths import language_of
 
 Imp = TypeVar("Imp")
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from tribunal.errors import GitError
-from tribunal.gitcmd import Git
+from tribunal.git.cmd import Git
 from tribunal.lang.treepaths import join, parent_dir
 
 #: name -> whether it is a directory

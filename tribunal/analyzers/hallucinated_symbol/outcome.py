@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 
 ID = "hallucinated-symbol"

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from tribunal.analyzers.hallucinated_symbol.context import Run
 from tribunal.analyzers.hallucinated_symbol.tree import FileTree
+from tribunal.git.treegrep import grep_files
 from tribunal.lang.treepaths import join, parent_dir
-from tribunal.treegrep import grep_files
 
 #: Text in a package ``__init__`` that makes modules appear without files. The subscript
 #: is bounded: unbounded, every ``sys.modules[`` before one ``]`` rescanned up to it.

@@ -26,9 +26,9 @@ from tribunal.analyzers.hallucinated_symbol.python_resolve import (
 from tribunal.analyzers.hallucinated_symbol.python_roots import python_roots
 from tribunal.analyzers.hallucinated_symbol.tree import Side
 from tribunal.findings import Verdict
+from tribunal.git.treegrep import grep_files
+from tribunal.lang.paths import is_generated
 from tribunal.lang.treepaths import join, parent_dir, relative_base
-from tribunal.paths import is_generated
-from tribunal.treegrep import grep_files
 
 Answer = PyModule | Missing
 _BUILD_FILES = ("pyproject.toml", "setup.py", "setup.cfg", "hatch.toml")

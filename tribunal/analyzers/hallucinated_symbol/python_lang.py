@@ -16,10 +16,10 @@ from tribunal.analyzers.hallucinated_symbol.language import ImportHalf, Removal
 from tribunal.analyzers.hallucinated_symbol.python_imports import PyImport, imports_of_tree
 from tribunal.analyzers.hallucinated_symbol.python_names import IMPLICIT, own_names
 from tribunal.analyzers.hallucinated_symbol.tree import Side
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.lang.paths import language_of
 from tribunal.lang.treepaths import parent_dir
 from tribunal.lang.trees import python_tree
-from tribunal.paths import language_of
 
 if TYPE_CHECKING:
     from tribunal.analyzers.hallucinated_symbol.python_judge import PySide

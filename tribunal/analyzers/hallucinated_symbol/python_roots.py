@@ -37,7 +37,7 @@ def _from_pyproject(tree: FileTree) -> Iterator[str]:
     text = tree.text("pyproject.toml")
     if text is None:
         return
-    from tribunal.bounds import load_toml  # only when the file exists
+    from tribunal.util.bounds import load_toml  # only when the file exists
 
     try:
         data = load_toml(text)

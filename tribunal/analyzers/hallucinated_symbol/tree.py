@@ -18,9 +18,9 @@ from typing import Literal, Protocol
 
 from tribunal.analyzers.hallucinated_symbol.gitquery import normalize_link, symlink_target
 from tribunal.analyzers.hallucinated_symbol.listing import DirLister, Entries
-from tribunal.change import Change, Source
-from tribunal.diff.model import Status
-from tribunal.snapshot import (
+from tribunal.change.diff.model import Status
+from tribunal.change.model import Change, Source
+from tribunal.change.snapshot import (
     MAX_FILE_BYTES,
     CommitSnapshot,
     EmptySnapshot,

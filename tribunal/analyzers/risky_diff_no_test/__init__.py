@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tribunal.analysis import each_file
-from tribunal.change import Change
+from tribunal.change.model import Change
 from tribunal.claims.scope import looks_like_test
+from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding
 from tribunal.lang.test_diff import is_test_path
 

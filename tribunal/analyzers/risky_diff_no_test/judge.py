@@ -8,13 +8,13 @@ from typing import NamedTuple
 from tribunal.analyzers.risky_diff_no_test.correlate import correlated
 from tribunal.analyzers.risky_diff_no_test.lines import names_on_lines
 from tribunal.analyzers.risky_diff_no_test.vocab import Vocabulary
-from tribunal.change import Change
-from tribunal.diff.linetable import joined
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.linetable import joined
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
 from tribunal.findings import Finding, Verdict
+from tribunal.lang.paths import language_of
 from tribunal.lang.test_diff import diff_tests, judge
 from tribunal.lang.test_record import TestRecord
-from tribunal.paths import language_of
 
 ID = "risky-diff-no-test"
 

@@ -13,9 +13,9 @@ import tokenize
 from collections import defaultdict
 from collections.abc import Collection
 
-from tribunal.change import Source
+from tribunal.change.model import Source
+from tribunal.lang.paths import is_js_family
 from tribunal.lang.trees import js_tree
-from tribunal.paths import is_js_family
 
 _JS_NAMES = frozenset(
     {"identifier", "property_identifier", "type_identifier", "shorthand_property_identifier",
@@ -52,7 +52,7 @@ def _python(source: Source, lines: Collection[int]) -> dict[int, list[str]]:
 def _javascript(source: Source, language: str, lines: Collection[int]) -> dict[int, list[str]]:
     from tree_sitter import QueryCursor
 
-    from tribunal.lang.js import query, text
+    from tribunal.lang.js.syntax import query, text
 
     kinds = _JS_NAMES if language != "javascript" else _JS_NAMES - {"type_identifier"}
     pattern = "[" + " ".join(f"({kind})" for kind in sorted(kinds)) + "] @name"

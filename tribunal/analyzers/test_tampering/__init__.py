@@ -26,16 +26,16 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tribunal.analysis import each_file
 from tribunal.analyzers.test_tampering.common import ID, Lazy, Pair
-from tribunal.change import Change, Source
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
+from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding
+from tribunal.lang.paths import language_of
 from tribunal.lang.test_diff import TestDiff, diff_tests
-from tribunal.paths import language_of
 
 if TYPE_CHECKING:
-    from tribunal.lang.js_module import ModuleIndex
+    from tribunal.lang.js.module import ModuleIndex
 
 __all__ = ["ID", "run"]
 
@@ -106,7 +106,7 @@ def _index(source: Source | None, path: str) -> ModuleIndex | None:
     language = language_of(path)
     if source is None or language is None or language == "python":
         return None
-    from tribunal.lang.js_module import index_module
+    from tribunal.lang.js.module import index_module
     from tribunal.lang.trees import js_tree
 
     return index_module(js_tree(source, language), language)

@@ -11,11 +11,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.identifiers import split_words
 from tribunal.lang.test_record import TestRecord
-from tribunal.lazyre import lazy
+from tribunal.util.lazyre import lazy
 
 ID = "test-tampering"
 

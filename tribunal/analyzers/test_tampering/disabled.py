@@ -18,12 +18,12 @@ from collections.abc import Iterator, Sequence
 
 from tribunal.analyzers.test_tampering.common import listing, make, quoted
 from tribunal.analyzers.test_tampering.reasons import Disabler, disabler
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.test_diff import TestDiff
 from tribunal.lang.test_record import TestRecord
-from tribunal.lazyre import lazy
+from tribunal.util.lazyre import lazy
 
 _UNREADABLE = lazy(r"^(?P<path>.*) \((?P<side>base|head)\) could not be read or parsed$")
 

@@ -15,12 +15,12 @@ import posixpath
 from collections.abc import Iterable, Iterator, Sequence
 
 from tribunal.analyzers.test_tampering.common import quoted
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
+from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.treepaths import parent_dir, relative_base, resolve_path
 from tribunal.lang.trees import python_tree
-from tribunal.lazyre import lazy
-from tribunal.paths import is_js_family, language_of
+from tribunal.util.lazyre import lazy
 
 _SAME_FILE = {
     "python": lazy(r"\bassert\w*\b|\bfail\w*\s*\(|\braise\b|\b(?:check|verify|expect)\w*\s*\("),

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.analyzers.test_tampering.common import cap, make, quoted
 from tribunal.analyzers.test_tampering.runners import FOCUS_NAMES, GLOBAL_RUNNERS, repo_runners
-from tribunal.change import Change
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change
 from tribunal.findings import Finding, Verdict
-from tribunal.lang import js
-from tribunal.lang.js_calls import ApiCall, api_calls
-from tribunal.lang.js_decls import code_text
-from tribunal.lang.js_imports import RUNNER_MODULES
-from tribunal.lang.js_module import ModuleIndex, dotted
+from tribunal.lang.js import syntax as js
+from tribunal.lang.js.calls import ApiCall, api_calls
+from tribunal.lang.js.decls import code_text
+from tribunal.lang.js.imports import RUNNER_MODULES
+from tribunal.lang.js.module import ModuleIndex, dotted
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -28,15 +28,15 @@ from tribunal.analyzers.test_tampering.common import (
 )
 from tribunal.analyzers.test_tampering.js_swallow import swallowed
 from tribunal.analyzers.test_tampering.js_tautology import OR_TRUE, descendants, tautologies
-from tribunal.change import Source
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Source
 from tribunal.findings import Finding, Verdict
-from tribunal.lang import js
-from tribunal.lang.js_calls import api_calls
-from tribunal.lang.js_decls import code_text
-from tribunal.lang.js_judge import judge_test
-from tribunal.lang.js_module import ModuleIndex, dotted
-from tribunal.lang.js_tests import JsTestCase
+from tribunal.lang.js import syntax as js
+from tribunal.lang.js.calls import api_calls
+from tribunal.lang.js.decls import code_text
+from tribunal.lang.js.judge import judge_test
+from tribunal.lang.js.module import ModuleIndex, dotted
+from tribunal.lang.js.testcases import JsTestCase
 from tribunal.lang.test_record import TestRecord
 
 if TYPE_CHECKING:

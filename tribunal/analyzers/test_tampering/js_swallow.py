@@ -20,10 +20,10 @@ from tribunal.analyzers.test_tampering.js_tautology import (
     mentions,
     spot,
 )
-from tribunal.lang import js
-from tribunal.lang.js_calls import FUNCTIONS
-from tribunal.lang.js_judge import CONTEXT_ASSERTIONS
-from tribunal.lang.js_module import ModuleIndex, dotted
+from tribunal.lang.js import syntax as js
+from tribunal.lang.js.calls import FUNCTIONS
+from tribunal.lang.js.judge import CONTEXT_ASSERTIONS
+from tribunal.lang.js.module import ModuleIndex, dotted
 
 if TYPE_CHECKING:
     from tree_sitter import Node

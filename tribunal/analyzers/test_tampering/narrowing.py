@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from tribunal.analyzers.test_tampering.common import listing, make
-from tribunal.change import Source
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Source
 from tribunal.findings import Finding, Verdict
-from tribunal.lazyre import lazy
+from tribunal.util.lazyre import lazy
 
 _JEST_CONFIG = lazy(r"^jest\.config\.(?:[cm]?[jt]s|json)$")
 _VITEST_CONFIG = lazy(r"^(?:vitest|vite)\.(?:config|workspace)\.(?:[cm]?[jt]s|json)$")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tribunal.lang.python_index import ModuleIndex
+from tribunal.lang.python.index import ModuleIndex
 from tribunal.lang.test_record import TestRecord
 
 

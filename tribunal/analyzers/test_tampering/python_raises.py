@@ -17,7 +17,7 @@ import ast
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from tribunal.lang.python_index import ModuleIndex
+from tribunal.lang.python.index import ModuleIndex
 from tribunal.lang.test_record import TestRecord
 
 _RAISES = frozenset(

@@ -36,14 +36,14 @@ from tribunal.analyzers.test_tampering.python_tautology import (
     or_true,
     tautologies,
 )
-from tribunal.bounds import TreeTooDeep
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
 from tribunal.findings import Finding, Verdict
-from tribunal.lang.python_asserts import scan_assertions
-from tribunal.lang.python_index import FuncDef, ModuleIndex, dotted
-from tribunal.lang.python_judge import judge_test
-from tribunal.lang.python_tests import PyTestCase
+from tribunal.lang.python.asserts import scan_assertions
+from tribunal.lang.python.index import FuncDef, ModuleIndex, dotted
+from tribunal.lang.python.judge import judge_test
+from tribunal.lang.python.testcases import PyTestCase
 from tribunal.lang.test_record import TestRecord
+from tribunal.util.bounds import TreeTooDeep
 
 _OWNERS = ("self", "cls")
 #: Standard-library predicates: a call whose result is discarded checks nothing.

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from tribunal.analyzers.test_tampering.python_tautology import Nested, Spot, always_true, spot, walk
-from tribunal.lang.python_asserts import MOCK_ASSERTS, PYTEST_CHECKS
-from tribunal.lang.python_index import FuncDef, ModuleIndex, dotted
+from tribunal.lang.python.asserts import MOCK_ASSERTS, PYTEST_CHECKS
+from tribunal.lang.python.index import FuncDef, ModuleIndex, dotted
 
 _BUILTIN_EXCEPTIONS = frozenset(
     name

@@ -14,8 +14,8 @@ import ast
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from tribunal.lang.python_consts import Raises, Unknown, evaluate
-from tribunal.lang.python_index import FuncDef
+from tribunal.lang.python.consts import Raises, Unknown, evaluate
+from tribunal.lang.python.index import FuncDef
 
 _TRUE_CALLS = frozenset({"assertTrue", "assert_", "failUnless"})
 _FALSE_CALLS = frozenset({"assertFalse", "failIf"})

@@ -13,14 +13,14 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, NamedTuple
 
-from tribunal.change import Change
-from tribunal.lang.python_index import ModuleIndex, dotted, top_level
-from tribunal.lang.python_marks import Effect, classify
-from tribunal.lang.python_tests import PyTestCase
+from tribunal.change.model import Change
+from tribunal.lang.python.index import ModuleIndex, dotted, top_level
+from tribunal.lang.python.marks import Effect, classify
+from tribunal.lang.python.testcases import PyTestCase
 from tribunal.lang.test_record import TestRecord
 
 if TYPE_CHECKING:
-    from tribunal.lang.js_tests import JsTestCase
+    from tribunal.lang.js.testcases import JsTestCase
 
 _MESSAGE_ARG = {"skip": 0, "skipif": 1, "xfail": 1, "skipIf": 1, "skipUnless": 1}
 _BODY_SKIPS = frozenset({"pytest.skip", "pytest.xfail", "self.skipTest", "cls.skipTest"})
@@ -126,8 +126,8 @@ def _is_docstring(stmt: ast.stmt) -> bool:
 
 def _js(change: Change, record: TestRecord) -> Disabler | None:
     # The JS/TS readers load only for a JS/TS test (a Python-only change never needs them).
-    from tribunal.lang import js
-    from tribunal.lang.js_calls import api_calls
+    from tribunal.lang.js import syntax as js
+    from tribunal.lang.js.calls import api_calls
 
     test: JsTestCase = record.test
     if test.inverted and not test.skipped:

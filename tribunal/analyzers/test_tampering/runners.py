@@ -17,10 +17,10 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from tribunal.bounds import load_json
-from tribunal.change import Change
+from tribunal.change.model import Change
 from tribunal.lang.per_change import PerChange
-from tribunal.lang.pytest_naming import ancestor_dirs
+from tribunal.lang.python.pytest_naming import ancestor_dirs
+from tribunal.util.bounds import load_json
 
 #: Base names whose focus each runner honours.
 FOCUS_NAMES = {

@@ -17,14 +17,14 @@ import ast
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from tribunal.analysis import each_file
 from tribunal.analyzers.test_tampering.common import fresh, fresh_indices
 from tribunal.analyzers.test_tampering.narrowing import Narrowing, js_config, report
-from tribunal.change import Change, Source
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
+from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding
-from tribunal.lang.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, config_in
-from tribunal.lang.python_index import top_level
+from tribunal.lang.python.index import top_level
+from tribunal.lang.python.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, config_in
 from tribunal.lang.trees import python_tree
 
 _SELECTING = ("--deselect", "-k", "-m", "--ignore", "--ignore-glob")

@@ -22,13 +22,13 @@ from tribunal.analyzers.test_tampering.common import fresh
 from tribunal.analyzers.test_tampering.js_tautology import descendants
 from tribunal.analyzers.test_tampering.narrowing import Narrowing, js_config, report
 from tribunal.analyzers.test_tampering.runners import commands_in
-from tribunal.bounds import load_json
-from tribunal.change import Change, Source
-from tribunal.diff.model import FileChange
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Source
 from tribunal.findings import Finding
-from tribunal.lang import js
+from tribunal.lang.js import syntax as js
+from tribunal.lang.paths import language_of
 from tribunal.lang.trees import js_tree
-from tribunal.paths import language_of
+from tribunal.util.bounds import load_json
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import re
 
-from tribunal.change import Change, Claim
+from tribunal.change.model import Change, Claim
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import in_test_data_dir, is_other_code, looks_like_test
 from tribunal.findings import Verdict
-from tribunal.lang.js_tests import is_test_file as is_js_test
+from tribunal.lang.js.testcases import is_test_file as is_js_test
+from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.test_diff import diff_tests, judge
 from tribunal.lang.test_record import TestRecord
-from tribunal.paths import is_js_family, language_of
 
 _SHOWN = 5
 _TEST = re.compile(r"test", re.IGNORECASE)
@@ -115,11 +115,11 @@ def _uncollected(change: Change) -> dict[str, str]:
             continue
         why = None
         if fc.path.endswith(".py"):
-            from tribunal.lang.uncollected import why_uncollected
+            from tribunal.lang.python.uncollected import why_uncollected
 
             why = why_uncollected(change, fc.path)
         elif is_js_family(language_of(fc.path)):
-            from tribunal.lang.js_collection import why_uncollected as why_js
+            from tribunal.lang.js.collection import why_uncollected as why_js
 
             why = why_js(change, fc.path)
         if why is not None:
@@ -129,7 +129,7 @@ def _uncollected(change: Change) -> dict[str, str]:
 
 def _run_stories(change: Change) -> list[str]:
     """Changed stories the project runs as tests, each with the evidence."""
-    from tribunal.lang.storybook import is_story_file, story_runner
+    from tribunal.lang.js.storybook import is_story_file, story_runner
 
     out = []
     for fc in change.files:

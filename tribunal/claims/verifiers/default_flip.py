@@ -24,16 +24,16 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from tribunal.change import Change, Claim, Source
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Claim, Source
 from tribunal.claims.default_mentions import unread_setters
 from tribunal.claims.default_values import Default
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import CODE_LANGUAGES, looks_like_test
-from tribunal.diff.model import FileChange
 from tribunal.findings import Verdict
 from tribunal.lang.identifiers import split_words
+from tribunal.lang.paths import language_of
 from tribunal.lang.sfc import is_sfc
-from tribunal.paths import language_of
 
 Key = tuple[str, str, str, int]  # owner, name, kind, occurrence of that owner and name
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tribunal.change import Change, Claim
+from tribunal.change.diff.model import FileChange
+from tribunal.change.model import Change, Claim
 from tribunal.claims.known_deps import Reader, included, is_source, names_in
 from tribunal.claims.registry import Judgement
-from tribunal.diff.model import FileChange
 from tribunal.findings import Verdict
 from tribunal.lang.manifests import Declared, Dependency, kind_of, parse_manifest
 

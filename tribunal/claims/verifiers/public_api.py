@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from tribunal.change import Change, Claim, Source
+from tribunal.change.model import Change, Claim, Source
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import family, is_private_module, source_modules
 from tribunal.findings import Verdict

@@ -16,7 +16,7 @@ narrowed (test-tampering's ``selection``) makes it UNVERIFIED.
 
 from __future__ import annotations
 
-from tribunal.change import Change, Claim
+from tribunal.change.model import Change, Claim
 from tribunal.claims.param_cases import item_count
 from tribunal.claims.registry import Judgement
 from tribunal.claims.scope import looks_like_test
@@ -102,7 +102,7 @@ def _unread_removals(change: Change, tests: TestDiff) -> list[str]:
     """Lines removed where tests may hide from the differ; narrowed test selection."""
     from tribunal.analyzers.test_tampering.selection import findings as narrowed
     from tribunal.claims.unread import unread_test_files
-    from tribunal.lang.storybook import is_story_file, story_runner
+    from tribunal.lang.js.storybook import is_story_file, story_runner
 
     out = [
         f"{path} lost lines and may hold tests Tribunal does not read"

@@ -1,0 +1,1 @@
+"""Configuration: the typed settings, the reader of ``tribunal.yml``, its schema."""

@@ -1,5 +1,0 @@
-"""The diff layer: unified diffs in, per-file added and removed lines out."""
-
-from tribunal.diff.model import FileChange, Hunk, Status
-
-__all__ = ["FileChange", "Hunk", "Status"]

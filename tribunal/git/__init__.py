@@ -1,0 +1,1 @@
+"""Git: the one runner of git commands, ``git grep`` of the head, git's quoting."""

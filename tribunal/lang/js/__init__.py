@@ -1,0 +1,1 @@
+"""The JavaScript/TypeScript front end: tree-sitter readers and the test runners."""

@@ -1,0 +1,1 @@
+"""The Python front end: ``ast`` readers and what pytest collects and runs."""

@@ -1,0 +1,1 @@
+"""One-file utilities that know nothing of changes or findings."""
