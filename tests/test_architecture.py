@@ -14,18 +14,20 @@ from tests.importgraph import Edge, cycles, import_edges, internal_graph, module
 MODULES = module_files()
 EDGES = import_edges()
 
+#: The packages that analyze a change: the engine in DESIGN.md's sense.
+ANALYSIS = (
+    "tribunal.change",
+    "tribunal.config",
+    "tribunal.engine",
+    "tribunal.lang",
+    "tribunal.analyzers",
+    "tribunal.claims",
+)
 #: Arrows that must never exist: (who, what it may never import, why). A name covers the
 #: module and everything under it. Moving a module only changes the names in this table.
 FORBIDDEN: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
     (
-        (
-            "tribunal.change",
-            "tribunal.config",
-            "tribunal.engine",
-            "tribunal.lang",
-            "tribunal.analyzers",
-            "tribunal.claims",
-        ),
+        ANALYSIS,
         ("tribunal.hooks", "tribunal.worktree", "tribunal.llm", "tribunal.lenses"),
         "the engine analyzes a change and knows nothing of hooks, worktrees or advisors",
     ),
@@ -49,6 +51,19 @@ FORBIDDEN: tuple[tuple[tuple[str, ...], tuple[str, ...], str], ...] = (
         ("tribunal.worktree",),
         ("tribunal.engine", "tribunal.analyzers", "tribunal.hooks", "tribunal.gate"),
         "the worktree code only makes and removes sandboxes",
+    ),
+    (
+        ("tribunal.util",),
+        (
+            *ANALYSIS,
+            "tribunal.gate",
+            "tribunal.render",
+            "tribunal.commands",
+            "tribunal.cli",
+            "tribunal.hooks",
+            "tribunal.llm",
+        ),
+        "the utilities sit below everything: they know nothing of changes, analyzers or the gate",
     ),
 )
 
@@ -101,6 +116,9 @@ def test_no_import_points_the_wrong_way() -> None:
         ("tribunal.llm.council", "tribunal.gate.summary", 1),
         ("tribunal.llm.council", "tribunal.gate.policy", 1),
         ("tribunal.change.model", "tribunal.hooks.trust", 1),
+        ("tribunal.util.fsutil", "tribunal.gate.summary", 1),
+        ("tribunal.render.safeout", "tribunal.hooks.convene", 0),  # the CLI's output helper
+        ("tribunal.analyzers.hallucinated_symbol.python_judge", "tribunal.render.safeout", 1),
         ("tribunal.hooks.convene", "tribunal.engine.runner", 0),
         ("tribunal.llm.council", "tribunal.claims.registry", 0),
     ],
