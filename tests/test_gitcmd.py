@@ -88,3 +88,29 @@ def test_a_child_closing_an_inherited_git_leaves_the_parents_reader_running(
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0
         assert git.read_blob("HEAD:small.txt", LIMIT) == b"hello\n"
+
+
+def test_a_lock_held_by_another_thread_at_the_fork_does_not_stall_the_child(
+    repo: GitRepo,
+) -> None:
+    repo.commit({"small.txt": "hello\n"}, "blob")
+    with Git(repo.path) as git:
+        assert git.read_blob("HEAD:small.txt", LIMIT) == b"hello\n"
+        with git._reader_lock:  # as a parent's reading thread holds it at the fork
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    if git.read_blob("HEAD:small.txt", LIMIT) == b"hello\n":
+                        code = 0
+                finally:
+                    os._exit(code)
+        deadline = time.monotonic() + 60
+        while (done := os.waitpid(pid, os.WNOHANG)) == (0, 0) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if done == (0, 0):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError("the child waited for a lock no thread of its own held")
+        assert os.waitstatus_to_exitcode(done[1]) == 0
+        assert git.read_blob("HEAD:small.txt", LIMIT) == b"hello\n"

@@ -16,6 +16,7 @@ import contextlib
 import os
 import subprocess
 import threading
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, NamedTuple
@@ -63,6 +64,23 @@ _PIPELINE = 128
 _PIPELINE_BYTES = 8 << 10
 
 
+#: every ``Git`` alive in this process, so a forked child can renew their locks
+_LIVE: weakref.WeakSet[Git] = weakref.WeakSet()
+
+
+def _renew_locks_in_child() -> None:
+    """A fork copies each ``_reader_lock`` as it is: held, if another thread held it then.
+
+    That thread does not exist in the child, so nothing would release it and the
+    child's first read would wait forever (until the convene's deadline kills it).
+    """
+    for git in list(_LIVE):
+        git._reader_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_renew_locks_in_child)
+
+
 class Git:
     """A repository's git, run as subprocesses from ``cwd``.
 
@@ -91,6 +109,7 @@ class Git:
         self.env = base
         self._reader: _BatchReader | None = None
         self._reader_lock = threading.Lock()
+        _LIVE.add(self)
         #: readers of the processes this one was forked from: kept, so that nothing here
         #: flushes, closes or waits for them when they are dropped
         self._inherited: list[_BatchReader] = []
