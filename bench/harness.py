@@ -111,7 +111,8 @@ def load_cases(root: Path = CORPUS, pattern: str | None = None) -> list[Case]:
     return cases
 
 
-def _write(root: Path, files: Mapping[str, str | None]) -> None:
+def write_files(root: Path, files: Mapping[str, str | None]) -> None:
+    """Write a case's files under ``root``; a None content deletes the file."""
     for name, content in files.items():
         target = root / name
         if content is None:
@@ -125,11 +126,11 @@ def _write(root: Path, files: Mapping[str, str | None]) -> None:
 def build_repo(root: Path, case: Case) -> tuple[str, str]:
     """Commit the case's base, then its head; return both commit ids."""
     git_out(root, "init", "-q", "-b", "main")
-    _write(root, case.base)
+    write_files(root, case.base)
     git_out(root, "add", "-A")
     git_out(root, "commit", "-q", "--allow-empty", "-m", "base")
     base = git_out(root, "rev-parse", "HEAD")
-    _write(root, case.head)
+    write_files(root, case.head)
     git_out(root, "add", "-A")
     git_out(root, "commit", "-q", "--allow-empty", "-m", case.message)
     return base, git_out(root, "rev-parse", "HEAD")
@@ -140,7 +141,7 @@ def run_case(case: Case) -> Outcome:
         root = Path(tmp).resolve() / "repo"
         root.mkdir()
         base, head = build_repo(root, case)
-        _write(root, case.extra.get("worktree") or {})  # a range must not read the checkout
+        write_files(root, case.extra.get("worktree") or {})  # a range must not read the checkout
         config = parse_config(case.config, "tribunal.yml") if case.config else Config()
         claims_file = None
         if case.claims is not None:
