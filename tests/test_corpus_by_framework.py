@@ -72,12 +72,13 @@ def test_the_django_and_pytest_pairs_are_all_selected() -> None:
 @pytest.fixture(scope="session")
 def framework_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = tmp_path_factory.mktemp("framework-venv")
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
          "django>=4.2", "pytest>=8"],
         check=True,
+        timeout=600,  # a stalled index fails this test instead of hanging the suite
     )  # fmt: skip
     return python
 
