@@ -12,13 +12,14 @@ from __future__ import annotations
 import ast
 import gc
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
 from tests.engine_helpers import change_between
 from tests.gitrepo import GitRepo
 from tribunal.change import model as change_module
+from tribunal.change.snapshot import Blob
 from tribunal.engine.runner import analyze
 from tribunal.lang import tree_cache, trees
 from tribunal.util.lru import BoundedCache
@@ -118,13 +119,37 @@ def test_the_change_keeps_sources_within_its_bound(
     repo: GitRepo, many_files: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(change_module, "SOURCE_CACHE_BYTES", 20_000)
+    monkeypatch.setattr(change_module, "RAW_CACHE_BYTES", 30_000)
     with change_between(repo, *many_files) as change:
         for fc in change.files:
             assert change.head_source(fc) is not None
-        kept = change._cache.stats()
+        kept, raw = change._cache.stats(), change._raw.stats()
         again = change.head_source(change.files[0])  # read again, from git, whole
     assert kept.cost <= 20_000 and kept.evictions > 0
+    assert raw.cost <= 30_000 and raw.evictions > 0
     assert again is not None and again.data.startswith(b'"""Module 0."""')
+
+
+def test_a_source_that_left_the_change_is_made_again_from_its_bytes(
+    repo: GitRepo, many_files: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Analyzers walk a change one after another: the second walk must not go back to git."""
+    monkeypatch.setattr(change_module, "SOURCE_CACHE_BYTES", 20_000)
+    with change_between(repo, *many_files) as change:
+        first = [change.head_source(fc) for fc in change.files]
+        assert change.head is not None
+        read_many = change.head.read_many
+        reads: list[int] = []
+
+        def counted(paths: Sequence[str], ids: Sequence[str | None]) -> list[Blob]:
+            reads.append(len(paths))
+            return read_many(paths, ids)
+
+        monkeypatch.setattr(change.head, "read_many", counted)
+        second = [change.head_source(fc) for fc in change.files]
+    assert reads == []  # every file was made again from the bytes kept, none read from git
+    assert change._cache.stats().evictions > 0 and change._raw.stats().hits > 0
+    assert [s.data for s in second if s] == [s.data for s in first if s]
 
 
 def test_a_cache_evicts_the_least_recent_but_keeps_the_first_share() -> None:

@@ -1,11 +1,16 @@
 """The analyzed change: changed files plus read access to both sides.
 
 Every analyzer receives the same ``Change``; each file's base and head
-contents are read once and shared while they stay in the change's cache,
-which is bounded (``SOURCE_CACHE_BYTES``) so that a 20,000-file change never
-holds every file at once. A file read again after it left the cache is read
-again from git (cheap); what was parsed from it is kept by content in
-``tribunal.lang.trees``. Reading a changed file also fetches the next changed
+contents are read once and shared while they stay in the change's caches, which
+are bounded so that a 20,000-file change never holds every file at once. Two
+tiers: the file's bytes as git gave them (``RAW_CACHE_BYTES``: one byte of
+memory per byte of file, so a change of a few thousand files fits whole), and
+the ``Source`` objects made from them with their decoded text and lines
+(``SOURCE_CACHE_BYTES``, three to five times the bytes, only for the files in
+use). Analyzers walk the change one after another, so a file that left the
+second tier is made again from the first, without a round trip to git; only a
+file that left both is read again from git. What was parsed from it is kept by
+content in ``tribunal.lang.trees``. Reading a changed file also fetches the next changed
 files of its language on that side in one batch: analyzers walk the change in
 order, and one round trip to git per file is what a big change would wait on.
 """
@@ -28,8 +33,10 @@ from tribunal.util.lru import BoundedCache
 
 _BINARY_PROBE = 8000
 #: Estimated bytes of decoded sources a change keeps (contents, text, lines).
-SOURCE_CACHE_BYTES = 16 << 20
+SOURCE_CACHE_BYTES = 8 << 20
 SOURCE_CACHE_ENTRIES = 16384
+#: Bytes of file contents (as read from git) a change keeps for making its sources again.
+RAW_CACHE_BYTES = 24 << 20
 #: Changed files fetched together when one of them is read.
 PREFETCH = 32
 
@@ -93,6 +100,7 @@ class Change:
         "_cache",
         "_ids",
         "_order",
+        "_raw",
         "_trees",
         "base",
         "base_overrides",
@@ -135,6 +143,9 @@ class Change:
         self.base_overrides = base_overrides
         self._cache: BoundedCache[tuple[str, str], Source | None] = BoundedCache(
             SOURCE_CACHE_ENTRIES, SOURCE_CACHE_BYTES
+        )
+        self._raw: BoundedCache[tuple[str, str], Blob] = BoundedCache(
+            SOURCE_CACHE_ENTRIES, RAW_CACHE_BYTES
         )
         self._order: dict[str, tuple[list[str], dict[str, int]]] = {}
         self._ids: dict[tuple[str, str], str] = {}
@@ -185,7 +196,7 @@ class Change:
         forty names, in every directory up to the root): one round trip to git
         instead of one per name.
         """
-        wanted = [p for p in dict.fromkeys(paths) if ("head", p) not in self._cache]
+        wanted = [p for p in dict.fromkeys(paths) if not self._holds("head", p)]
         if self.head is None or not wanted:
             return
         blobs = self.head.read_many(wanted, [self._ids.get(("head", p)) for p in wanted])
@@ -199,6 +210,11 @@ class Change:
         cached = self._cache.get((side, path))
         if cached is not None:
             return cached[0]
+        raw = self._raw.get((side, path))
+        if raw is not None:
+            source = self._to_source(path, raw[0])
+            self._cache.put((side, path), source, _cost(source))
+            return source
         paths = self._batch(side, path)
         blobs: list[Blob] = [overrides.get(p) for p in paths]
         wanted = [i for i, blob in enumerate(blobs) if blob is None]
@@ -207,19 +223,18 @@ class Change:
             read = snap.read_many([paths[i] for i in wanted], ids)
             for i, blob in zip(wanted, read, strict=True):
                 blobs[i] = blob
+        for other, blob in zip(paths, blobs, strict=True):
+            self._keep_fetched(side, other, blob)
         source = self._to_source(path, blobs[0])
         self._cache.put((side, path), source, _cost(source))
-        for other, blob in zip(paths[1:], blobs[1:], strict=True):
-            self._keep_fetched(side, other, blob)
         return source
 
     def _keep_fetched(self, side: str, path: str, blob: Blob) -> None:
-        """A file read before anyone asked: kept if absent or text (skips are noted on demand)."""
-        if blob is None:
-            self._cache.put((side, path), None, _cost(None))
-        elif isinstance(blob, bytes) and b"\0" not in blob[:_BINARY_PROBE]:
-            source = Source(path, blob, self.tree_cache())
-            self._cache.put((side, path), source, _cost(source))
+        """A file as git gave it, kept to make its source from (skips are noted on demand)."""
+        self._raw.put((side, path), blob, len(blob) + 160 if isinstance(blob, bytes) else 160)
+
+    def _holds(self, side: str, path: str) -> bool:
+        return (side, path) in self._cache or (side, path) in self._raw
 
     def _batch(self, side: str, path: str) -> list[str]:
         """``path`` and, when it is a changed file, the next ones of its language not cached."""
@@ -229,7 +244,7 @@ class Change:
             return [path]
         language = language_of(path)
         ahead = paths[start + 1 : start + 1 + 4 * PREFETCH]
-        same = [p for p in ahead if language_of(p) == language and (side, p) not in self._cache]
+        same = [p for p in ahead if language_of(p) == language and not self._holds(side, p)]
         return [path, *same[: PREFETCH - 1]]
 
     def _changed_paths(self, side: str) -> tuple[list[str], dict[str, int]]:
