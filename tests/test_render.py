@@ -500,6 +500,24 @@ def test_json_line_zero_becomes_null_and_undecodable_paths_are_quoted() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("plain.py", "plain.py"),
+        ("caf\u00e9 \U0001f600.py", "caf\u00e9 \U0001f600.py"),  # valid UTF-8 stays as it is
+        ("x\udcff", "x\\377"),  # an undecodable byte at the end
+        ("\udc80\u00e9", "\\200\u00e9"),  # at the start, next to valid non-ASCII
+        ("a\ud800b", "a\\ud800b"),  # a lone surrogate that is no byte
+    ],
+)
+def test_text_is_written_with_escapes_only_where_it_is_not_utf8(text: str, shown: str) -> None:
+    from tribunal.git.cquote import printable, printable_data
+
+    assert printable(text) == shown
+    assert printable_data({"detail": [text]}) == {"detail": [shown]}
+    shown.encode("utf-8")  # strict: raises on any surrogate left
+
+
+@pytest.mark.parametrize(
     "mutate",
     [
         lambda d: d["findings"][0].update(verdict="contradicted"),

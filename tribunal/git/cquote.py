@@ -13,11 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from tribunal.util.lazyre import lazy
+
 _LETTERS = {0x07: "a", 0x08: "b", 0x09: "t", 0x0A: "n", 0x0B: "v", 0x0C: "f", 0x0D: "r"}
 
 
+_SURROGATE = lazy("[\ud800-\udfff]")
+
+
 def has_surrogates(text: str) -> bool:
-    return any("\ud800" <= ch <= "\udfff" for ch in text)
+    """Whether ``text`` holds a lone surrogate (checked in C: a report has thousands of strings)."""
+    return not text.isascii() and _SURROGATE().search(text) is not None
 
 
 def quote_path(name: str) -> str:
