@@ -98,6 +98,7 @@ class Change:
     __slots__ = (
         "__weakref__",  # lang.per_change memos hold a change weakly
         "_cache",
+        "_generated",
         "_ids",
         "_order",
         "_raw",
@@ -150,6 +151,7 @@ class Change:
         self._order: dict[str, tuple[list[str], dict[str, int]]] = {}
         self._ids: dict[tuple[str, str], str] = {}
         self._trees: BoundedCache[Any, Any] | None = None
+        self._generated: dict[str, bool] = {}  # every analyzer asks of every file
         self.skipped: dict[str, str] = {}
 
     @property
@@ -157,7 +159,12 @@ class Change:
         return self.base is not None
 
     def is_generated(self, path: str) -> bool:
-        return self.skip_generated and is_generated(path, self.config.generated_paths)
+        if not self.skip_generated:
+            return False
+        found = self._generated.get(path)
+        if found is None:
+            found = self._generated[path] = is_generated(path, self.config.generated_paths)
+        return found
 
     def analyzable(self, languages: Sequence[str] | None = None) -> list[FileChange]:
         """Files an analyzer should read: not skipped, not generated, of ``languages``."""

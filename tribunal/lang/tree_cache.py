@@ -25,7 +25,7 @@ _JS_FACTOR = 40
 class Parsed:
     """One file's tree, its estimated size, and what analyzers derived from it."""
 
-    __slots__ = ("cost", "derived", "tree")
+    __slots__ = ("__weakref__", "cost", "derived", "tree")
 
     def __init__(self, tree: object, language: str, size: int) -> None:
         self.tree = tree

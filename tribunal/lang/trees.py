@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+import weakref
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -72,11 +73,33 @@ def _cache_of(source: Source | None) -> BoundedCache[tuple[str, bytes], Parsed]:
     return trees if trees is not None else orphans
 
 
+#: The last few entries asked for, newest last: (bytes, language, cache, weak entry).
+_Recent = tuple[bytes, str, BoundedCache[tuple[str, bytes], Parsed], "weakref.ref[Parsed]"]
+_recent: tuple[_Recent, ...] = ()
+_RECENT = 4
+
+
 def _entry(source: Source, language: str) -> Parsed:
-    data = source.data
-    return _cache_of(source).get_or_make(
+    """The file's entry; the last few are found by identity, without the cache's lock.
+
+    Analyzers ask for the same file's tree and derived results many times in a
+    row (a test record finds its test again at each use): tens of thousands
+    of lookups in a big change. The memo holds at most ``_RECENT`` trees beyond
+    the entries weakly, so a tree the cache dropped is not kept alive by it;
+    threads replace it whole, so a race only loses a memo.
+    """
+    global _recent
+    data, cache = source.data, _cache_of(source)
+    for held, lang, where, ref in _recent:
+        if held is data and lang == language and where is cache:
+            found = ref()
+            if found is not None:
+                return found
+    entry = cache.get_or_make(
         (language, data), lambda: _parse(data, language, source.path), lambda e: e.cost
     )
+    _recent = (*_recent[1 - _RECENT :], (data, language, cache, weakref.ref(entry)))
+    return entry
 
 
 def _derived(entry: Parsed, name: Hashable, compute: Callable[[], T]) -> T:
