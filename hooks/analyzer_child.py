@@ -37,14 +37,13 @@ from tribunal.change.model import Change
 from tribunal.hooks.members import Board, Outcome, analyze_plan, judged, record
 from tribunal.hooks.progress import Progress
 from tribunal.lenses import LensPlan
+from tribunal.util.lifeline import die_with_parent
 from tribunal.worktree.signals import signals_blocked
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
 CLAIMS_ANALYZER = "claim-reconciliation"
-#: Linux's prctl option: a signal for the child when the thread that forked it ends.
-_PR_SET_PDEATHSIG = 1
 
 
 class AnalyzerChild:
@@ -179,7 +178,7 @@ def _child_main(
     stoppers = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     for sig in stoppers:
         signal.signal(sig, signal.SIG_DFL)
-    _die_with_parent(parent)
+    die_with_parent(parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, stoppers)  # blocked across the fork
     with contextlib.suppress(EOFError, OSError):  # the parent is gone: end quietly
         _judge_all(writer, inbox, plans, change, claims, judge_advice, second_look, progress)
@@ -211,17 +210,3 @@ def _judge_all(
         writer.send(("started", plan.lens.id))
         outcome = judged(plan, lambda p: second_look(analyze_plan(p, change, progress)))
         writer.send(("done", plan.lens.id, outcome))
-
-
-def _die_with_parent(parent: int) -> None:
-    """Have the kernel SIGKILL this process when the parent dies (Linux; elsewhere the
-    closed inbox and report pipe end it)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
-    if os.getppid() != parent:  # it died before the prctl
-        os._exit(1)

@@ -88,3 +88,48 @@ def findings_for(
         report = analyze(change, only=[analyzer])
     assert report.errors == (), [e.traceback for e in report.errors]
     return [f for f in report.findings if f.analyzer == analyzer]
+
+
+#: Modules of ``many_files_range`` (each a Python module, a Python test and a TS module).
+MANY_MODULES = 40
+
+
+def many_module(n: int, factor: int) -> str:
+    """Module ``n`` of ``many_files_range``: two functions, a docstring and a comment."""
+    return (
+        f'"""Module {n}."""\n\n\ndef f_{n}(x):\n    """Return x times {factor}; see g_{n}."""\n'
+        f"    return x * {factor}\n\n\ndef g_{n}(x):\n    # f_{n} does the work\n"
+        f"    return f_{n}(x) + {n}\n"
+    )
+
+
+def _test(n: int, extra: str = "") -> str:
+    return (
+        f"from pkg.mod_{n} import f_{n}\n\n\ndef test_f_{n}():\n    f_{n}(1)\n\n\n"
+        f"def test_g_{n}():\n    assert f_{n}(2) == {2 * n}\n{extra}"
+    )
+
+
+def _script(n: int, variant: int) -> str:
+    return (
+        f"import {{ helper }} from './helper';\n\n"
+        f"export function step{n}(value: number): number {{\n"
+        f"  return helper() + value * {variant} + {n};\n}}\n"
+    )
+
+
+def many_files_range(repo: GitRepo) -> tuple[str, str]:
+    """A range over ~160 files: Python modules and tests, TS modules; both sides parse.
+
+    Every analyzer has work in it (edited declarations under comments, new tests
+    that assert nothing, imports): big enough for the engine's bounds and workers.
+    """
+    base = {f"pkg/mod_{n}.py": many_module(n, 1) for n in range(MANY_MODULES)}
+    base |= {f"tests/test_mod_{n}.py": _test(n) for n in range(0, MANY_MODULES, 2)}
+    base |= {f"web/step{n}.ts": _script(n, 1) for n in range(MANY_MODULES)}
+    base["web/helper.ts"] = "export function helper(): number {\n  return 1;\n}\n"
+    head = {f"pkg/mod_{n}.py": many_module(n, 2) for n in range(MANY_MODULES)}
+    empty = "\n\ndef test_new():\n    pass\n"
+    head |= {f"tests/test_mod_{n}.py": _test(n, empty) for n in range(MANY_MODULES)}
+    head |= {f"web/step{n}.ts": _script(n, 2) for n in range(MANY_MODULES)}
+    return repo.commit(base, "base"), repo.commit(head, "head")

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from tests.engine_helpers import change_between
+from tests.engine_helpers import MANY_MODULES, change_between, many_files_range, many_module
 from tests.gitrepo import GitRepo
 from tribunal.change import model as change_module
 from tribunal.change.snapshot import Blob
@@ -24,44 +24,12 @@ from tribunal.engine.runner import analyze
 from tribunal.lang import tree_cache, trees
 from tribunal.util.lru import BoundedCache
 
-MODULES = 40
-
-
-def _module(n: int, factor: int) -> str:
-    return (
-        f'"""Module {n}."""\n\n\ndef f_{n}(x):\n    """Return x times {factor}; see g_{n}."""\n'
-        f"    return x * {factor}\n\n\ndef g_{n}(x):\n    # f_{n} does the work\n"
-        f"    return f_{n}(x) + {n}\n"
-    )
-
-
-def _test(n: int, extra: str = "") -> str:
-    return (
-        f"from pkg.mod_{n} import f_{n}\n\n\ndef test_f_{n}():\n    f_{n}(1)\n\n\n"
-        f"def test_g_{n}():\n    assert f_{n}(2) == {2 * n}\n{extra}"
-    )
-
-
-def _script(n: int, variant: int) -> str:
-    return (
-        f"import {{ helper }} from './helper';\n\n"
-        f"export function step{n}(value: number): number {{\n"
-        f"  return helper() + value * {variant} + {n};\n}}\n"
-    )
+MODULES = MANY_MODULES
 
 
 @pytest.fixture
 def many_files(repo: GitRepo) -> tuple[str, str]:
-    """A range over ~160 files: Python modules and tests, TS modules; both sides parse."""
-    base = {f"pkg/mod_{n}.py": _module(n, 1) for n in range(MODULES)}
-    base |= {f"tests/test_mod_{n}.py": _test(n) for n in range(0, MODULES, 2)}
-    base |= {f"web/step{n}.ts": _script(n, 1) for n in range(MODULES)}
-    base["web/helper.ts"] = "export function helper(): number {\n  return 1;\n}\n"
-    head = {f"pkg/mod_{n}.py": _module(n, 2) for n in range(MODULES)}
-    empty = "\n\ndef test_new():\n    pass\n"
-    head |= {f"tests/test_mod_{n}.py": _test(n, empty) for n in range(MODULES)}
-    head |= {f"web/step{n}.ts": _script(n, 2) for n in range(MODULES)}
-    return repo.commit(base, "base"), repo.commit(head, "head")
+    return many_files_range(repo)
 
 
 @pytest.fixture
@@ -214,7 +182,7 @@ def test_declarations_kept_for_the_whole_change_hold_no_tree(bounded: None) -> N
     cache = tree_cache.new_cache()
     before = live_functions()
     kept = [
-        declarations(Source(f"m{n}.py", _module(n, 1).encode(), cache), f"m{n}.py")
+        declarations(Source(f"m{n}.py", many_module(n, 1).encode(), cache), f"m{n}.py")
         for n in range(30)
     ]
     # two functions in each of the two trees the cache keeps, none for each file kept

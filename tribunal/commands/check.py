@@ -132,6 +132,7 @@ def run(ns: argparse.Namespace) -> int:
     from tribunal.config.model import Config
     from tribunal.engine.runner import analyze
     from tribunal.engine.sources import Selection, build_change
+    from tribunal.engine.workers import workers_for
     from tribunal.git.cmd import Git, find_repo_root
     from tribunal.render import render
     from tribunal.util.envflag import skips_generated
@@ -164,6 +165,7 @@ def run(ns: argparse.Namespace) -> int:
             change,
             only=_gate_analyzers(change.config, ns.config_from_base),
             progress=_terminal_progress(),
+            workers=workers_for(change),
         )
         if proposed and "claim-reconciliation" in report.analyzers:
             from tribunal.claims.advisory import judge_proposed

@@ -33,6 +33,9 @@ class AnalyzerSpec(NamedTuple):
     kind: Kind
     module: str
     description: str
+    #: Relative work on a big change (0: claims only, 1: risky files only, 2: every changed
+    #: file, both sides), as ``bench.perf`` measures it: a shared run starts the heaviest.
+    cost: int = 2
 
     def load(self) -> Analyzer:
         return cast("Analyzer", importlib.import_module(self.module))
@@ -54,6 +57,7 @@ BUILTINS: dict[str, AnalyzerSpec] = {
             Kind.CLAIM_RECONCILIATION,
             "tribunal.analyzers.claim_reconciliation",
             "Each claim (claims file, PR body, commit trailers) checked against the diff.",
+            cost=0,
         ),
         AnalyzerSpec(
             "risky-diff-no-test",
@@ -61,6 +65,7 @@ BUILTINS: dict[str, AnalyzerSpec] = {
             Kind.CLAIM_INDEPENDENT,
             "tribunal.analyzers.risky_diff_no_test",
             "A security-relevant area changed with no correlated asserting test (never blocks).",
+            cost=1,
         ),
         AnalyzerSpec(
             "comment-code-drift",

@@ -23,6 +23,7 @@ from tribunal.engine.analysis import (
 )
 from tribunal.engine.limits import unavailable
 from tribunal.engine.registry import BUILTINS, AnalyzerSpec
+from tribunal.engine.workers import Judged
 from tribunal.findings import AnalyzerError, Finding, Report
 from tribunal.gate import suppress
 
@@ -38,27 +39,44 @@ FileProgress = Callable[[str, int, int], None]
 
 
 def analyze(
-    change: Change, only: Sequence[str] | None = None, progress: FileProgress | None = None
+    change: Change,
+    only: Sequence[str] | None = None,
+    progress: FileProgress | None = None,
+    workers: int = 1,
 ) -> Report:
     """Run analyzers on ``change``; never raises for an analyzer's own failure.
 
-    On a thread with room for deep syntax trees (``deepstack``).
+    On a thread with room for deep syntax trees (``deepstack``); with ``workers``
+    2, shared with a forked worker process (``workers.run_all``; ``workers_for``
+    says when that pays).
     """
     from tribunal.engine.deepstack import on_deep_stack
 
-    return on_deep_stack(lambda: _analyze(change, only, progress))
+    return on_deep_stack(lambda: _analyze(change, only, progress, workers))
 
 
-def _analyze(change: Change, only: Sequence[str] | None, progress: FileProgress | None) -> Report:
+def _analyze(
+    change: Change, only: Sequence[str] | None, progress: FileProgress | None, workers: int
+) -> Report:
     started = time.perf_counter()
     specs = enabled_specs(change, only)
     findings: list[Finding] = []
     errors: list[AnalyzerError] = []
-    with collecting_notes() as notes:
-        for spec in specs:
-            found, crashed = _run_one(spec, change, progress)
-            findings.extend(found)
-            errors.extend(crashed)
+    notes: list[str] = []
+
+    def run_one(spec: AnalyzerSpec) -> Judged:
+        return _run_one(spec, change, progress)
+
+    if workers > 1:
+        from tribunal.engine.workers import run_all
+
+        judged = run_all(specs, run_one, change)
+    else:
+        judged = [run_one(spec) for spec in specs]
+    for found, crashed, said in judged:
+        findings.extend(found)
+        errors.extend(crashed)
+        notes.extend(text for text in said if text not in notes)
     findings = suppress.apply(change, findings)
     findings.extend(suppress.added_suppressions(change))
     findings.sort(key=lambda f: (f.file, f.line or 0, f.analyzer, f.title))
@@ -77,16 +95,14 @@ def _analyze(change: Change, only: Sequence[str] | None, progress: FileProgress 
     )
 
 
-def _run_one(
-    spec: AnalyzerSpec, change: Change, progress: FileProgress | None = None
-) -> tuple[list[Finding], list[AnalyzerError]]:
+def _run_one(spec: AnalyzerSpec, change: Change, progress: FileProgress | None = None) -> Judged:
     found: list[Finding] = []
     ticks = (
         reporting_files(lambda done, total: progress(spec.id, done, total))
         if progress is not None
         else contextlib.nullcontext()
     )
-    with collecting_crashes() as crashes, ticks:
+    with collecting_crashes() as crashes, collecting_notes() as notes, ticks:
         try:
             found.extend(spec.load().run(change))
         except Exception as exc:  # findings made before the crash are kept
@@ -97,7 +113,7 @@ def _run_one(
             found.append(too_deep(spec.id, file))
         else:
             errors.append(_error(spec.id, file, failure))
-    return found, errors
+    return Judged(found, errors, notes)
 
 
 def _error(analyzer: str, file: str | None, exc: BaseException) -> AnalyzerError:
