@@ -53,18 +53,36 @@ def _bytes_only(text: str) -> bool:
 
 def printable_data(data: Any, path_keys: frozenset[str] = frozenset({"file"})) -> Any:
     """A JSON-like value with every string made writable: values under ``path_keys``
-    as quoted names, everything else with escapes in place."""
+    as quoted names, everything else with escapes in place (``data`` itself when no
+    string needs it: a report of thousands of findings is checked in one pass)."""
+    if not _any_surrogates(data):
+        return data
+    return _printable(data, path_keys)
+
+
+def _any_surrogates(data: Any) -> bool:
+    """Whether any string in ``data`` holds a lone surrogate: one C-speed dump, one search."""
+    import json
+
+    try:
+        text = json.dumps(data, ensure_ascii=False, check_circular=False)
+    except (TypeError, ValueError, RecursionError):  # not plain JSON: walk it
+        return True
+    return has_surrogates(text)
+
+
+def _printable(data: Any, path_keys: frozenset[str]) -> Any:
     if isinstance(data, str):
         return printable(data)
     if isinstance(data, dict):
         return {
             key: quote_path(value)
             if key in path_keys and isinstance(value, str)
-            else printable_data(value, path_keys)
+            else _printable(value, path_keys)
             for key, value in data.items()
         }
     if isinstance(data, list | tuple):
-        return [printable_data(item, path_keys) for item in data]
+        return [_printable(item, path_keys) for item in data]
     return data
 
 
