@@ -36,7 +36,7 @@ _BINARY_PROBE = 8000
 SOURCE_CACHE_BYTES = 8 << 20
 SOURCE_CACHE_ENTRIES = 16384
 #: Bytes of file contents (as read from git) a change keeps for making its sources again.
-RAW_CACHE_BYTES = 24 << 20
+RAW_CACHE_BYTES = 16 << 20
 #: Changed files fetched together when one of them is read.
 PREFETCH = 32
 
