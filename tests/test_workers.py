@@ -38,6 +38,20 @@ def _children() -> set[int]:
     return found
 
 
+def _git_readers(repo: GitRepo) -> list[int]:
+    """``git cat-file`` processes reading ``repo``, whoever started them."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            where = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if b"cat-file" in argv and Path(where) == repo.path:
+            found.append(int(entry.name))
+    return found
+
+
 def _shape(report: Report) -> tuple[object, ...]:
     return (
         [
@@ -77,6 +91,7 @@ def test_a_shared_run_reports_exactly_what_one_process_does(
     assert len(analyzers) >= 3 and alone.errors == ()  # several analyzers had work, none broke
     assert bound == workers_bound()  # the halved bound is restored after the run
     assert _children() == before  # the worker was reaped
+    assert _git_readers(repo) == []  # and its own git reader with it
 
 
 def workers_bound() -> int:

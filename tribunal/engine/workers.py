@@ -86,7 +86,7 @@ def run_all(specs: Sequence[AnalyzerSpec], run_one: RunOne, change: Change) -> l
         return [run_one(spec) for spec in specs]
     if pid == 0:
         os.close(result_r)
-        _worker(parent, queue_r, result_w, specs, run_one)
+        _worker(parent, queue_r, result_w, specs, run_one, change)
     os.close(result_w)
     mine: dict[int, Judged] = {}
     inbox = os.fdopen(result_r, "rb")
@@ -105,7 +105,12 @@ def run_all(specs: Sequence[AnalyzerSpec], run_one: RunOne, change: Change) -> l
 
 
 def _worker(
-    parent: int, queue_r: int, result_w: int, specs: Sequence[AnalyzerSpec], run_one: RunOne
+    parent: int,
+    queue_r: int,
+    result_w: int,
+    specs: Sequence[AnalyzerSpec],
+    run_one: RunOne,
+    change: Change,
 ) -> None:
     """The forked worker: take analyzers until none is left, send what they found, exit."""
     code = 1
@@ -127,6 +132,9 @@ def _worker(
     except BaseException:  # what it did not send is reported lost by the parent
         pass
     finally:
+        if change.git is not None:  # its own `git cat-file`, waited for: none outlives it
+            with contextlib.suppress(BaseException):
+                change.git.close()
         os._exit(code)
 
 
