@@ -12,7 +12,9 @@ the page cache and git's own caches are warm, as they are for a hook:
   a generated code drop and a mass rename; <= 40 s and <= 200 MiB).
 
 Peak memory is the largest resident set of the tribunal process or any
-process it waited for (``os.wait4`` reports both). The table also shows the
+process it waited for (``os.wait4`` reports both), or, where tribunal runs in
+two processes at once, the largest sum of their proportional set sizes
+sampled from ``/proc`` (Linux), whichever is larger. The table also shows the
 interpreter's bare start-up, so the engine's own cost can be read off.
 Byte-code caching is on and warmed before anything is measured
 (``PYTHONDONTWRITEBYTECODE`` is dropped; an installed tribunal has its
@@ -52,23 +54,52 @@ class Sample:
     cpu_ms: float = 0.0  # user + system, the process and its reaped children
 
 
-#: Forks and execs the measured command, then reports wall time and ``wait4``'s
-#: peak RSS. It runs in its own small interpreter because a child's peak RSS
-#: starts at its parent's size at fork time (Linux records the pre-exec memory
-#: of the forking process); measured from this benchmark process, even
-#: ``python -c pass`` would look as large as the benchmark itself.
+#: Forks and execs the measured command, then reports wall time and its peak memory:
+#: ``wait4``'s peak RSS of the largest process, or, when tribunal runs in more than one
+#: process at once (``check``'s worker, the convene's analyzer child), the largest sum of
+#: their proportional set sizes (PSS: a page two processes share counts half in each)
+#: that a thread sampling ``/proc`` every 20 ms saw (Linux), whichever is larger. It runs in its
+#: own small interpreter because a child's peak RSS starts at its parent's size at fork
+#: time (Linux records the pre-exec memory of the forking process); measured from this
+#: benchmark process, even ``python -c pass`` would look as large as the benchmark itself.
 _LAUNCHER = """\
-import os, sys, time
+import os, sys, threading, time
 result, argv = sys.argv[1], sys.argv[2:]
+summed = [0]
+def pss(pid):
+    for line in open(f"/proc/{pid}/smaps_rollup"):
+        if line.startswith("Pss:"):
+            return int(line.split()[1]) * 1024
+    return 0
+def tree_pss(root):
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            total += pss(pid)
+            for task in os.listdir(f"/proc/{pid}/task"):
+                todo += [int(c) for c in open(f"/proc/{pid}/task/{task}/children").read().split()]
+        except (OSError, ValueError):
+            pass
+    return total
+def sample(pid, done):
+    while not done.wait(0.02):
+        summed[0] = max(summed[0], tree_pss(pid))
 started = time.perf_counter()
 pid = os.fork()
 if pid == 0:
     os.execvp(argv[0], argv)
+done = threading.Event()
+if os.path.exists("/proc/self/smaps_rollup"):
+    threading.Thread(target=sample, args=(pid, done), daemon=True).start()
 _, status, usage = os.wait4(pid, 0)
 wall = (time.perf_counter() - started) * 1000
+done.set()
 with open(result, "w") as out:
     cpu = (usage.ru_utime + usage.ru_stime) * 1000
-    out.write(f"{wall} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)} {cpu}")
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
+    peak = max(usage.ru_maxrss * scale, summed[0])
+    out.write(f"{wall} {peak} {os.waitstatus_to_exitcode(status)} {cpu}")
 """
 
 
@@ -85,10 +116,9 @@ def measure(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Sample:
                 stderr=subprocess.DEVNULL,
                 check=True,
             )
-        wall, rss, code, cpu = result.read_text().split()
+        wall, peak, code, cpu = result.read_text().split()
         text = out_path.read_text(encoding="utf-8", errors="replace")
-    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
-    return Sample(float(wall), int(rss) * scale, int(code), text, float(cpu))
+    return Sample(float(wall), int(peak), int(code), text, float(cpu))
 
 
 def run_scenario(
