@@ -52,6 +52,7 @@ class Sample:
     code: int
     stdout: str
     cpu_ms: float = 0.0  # user + system, the process and its reaped children
+    largest_rss: int = 0  # bytes: wait4's peak of the largest single process
 
 
 #: Forks and execs the measured command, then reports wall time and its peak memory:
@@ -98,8 +99,9 @@ done.set()
 with open(result, "w") as out:
     cpu = (usage.ru_utime + usage.ru_stime) * 1000
     scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
-    peak = max(usage.ru_maxrss * scale, summed[0])
-    out.write(f"{wall} {peak} {os.waitstatus_to_exitcode(status)} {cpu}")
+    largest = usage.ru_maxrss * scale
+    code = os.waitstatus_to_exitcode(status)
+    out.write(f"{wall} {max(largest, summed[0])} {code} {cpu} {largest}")
 """
 
 
@@ -116,9 +118,9 @@ def measure(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> Sample:
                 stderr=subprocess.DEVNULL,
                 check=True,
             )
-        wall, peak, code, cpu = result.read_text().split()
+        wall, peak, code, cpu, largest = result.read_text().split()
         text = out_path.read_text(encoding="utf-8", errors="replace")
-    return Sample(float(wall), int(peak), int(code), text, float(cpu))
+    return Sample(float(wall), int(peak), int(code), text, float(cpu), int(largest))
 
 
 def run_scenario(
@@ -259,6 +261,11 @@ def measure_all(scenarios: list[Scenario], env: dict[str, str], runs: Runs) -> b
         print(line + ("   << MISSED" if missed else ""), flush=True)
         if "--format" in scenario.argv:
             print(f"{'':<50}{engine_note(samples[-1])}", flush=True)
+        largest = max(s.largest_rss for s in samples) / MIB
+        peak = max(s.peak_rss for s in samples) / MIB
+        if peak - largest >= 1:
+            print(f"{'':<50}memory: {peak:.1f} MiB all processes at once (PSS), "
+                  f"{largest:.1f} MiB the largest one alone", flush=True)  # fmt: skip
         if reference is not None:
             ref_peak = max(s.peak_rss for s in reference) / MIB
             ref_median = statistics.median(s.wall_ms for s in reference)

@@ -22,6 +22,26 @@ def test_measure_reports_wall_time_memory_exit_code_and_output(tmp_path: Path) -
     assert 3 * perf.MIB < small.peak_rss < 40 * perf.MIB < big.peak_rss
 
 
+@pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux's /proc")
+def test_memory_of_two_processes_alive_at_once_is_their_sum(tmp_path: Path) -> None:
+    """check's worker and the convene's analyzer child run beside their parent."""
+    env = perfgen.bench_env(tmp_path)
+    code = (
+        "import os, time\n"
+        "def hold():\n"
+        "    b = bytearray(40 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(1.0)\n"
+        "    return b\n"
+        "pid = os.fork()\n"
+        "held = hold()\n"
+        "if pid == 0: os._exit(0)\n"
+        "os.waitpid(pid, 0)\n"
+    )
+    both = perf.measure([sys.executable, "-c", code], tmp_path, env)
+    assert both.code == 0
+    assert 40 * perf.MIB < both.largest_rss < 70 * perf.MIB  # either one alone
+    assert both.peak_rss > both.largest_rss + 30 * perf.MIB  # both at once: each holds 40 MiB
+
+
 def test_generated_repositories_have_the_promised_shape(tmp_path: Path) -> None:
     env = perfgen.bench_env(tmp_path / "home")
     small = tmp_path / "small"
