@@ -22,6 +22,7 @@ from tribunal.lang.python.decls import docstring_node
 from tribunal.lang.trees import js_tree, python_tree
 
 _HOLDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_JS_FAMILY = ("javascript", "typescript", "tsx")
 
 
 class CommentLine(NamedTuple):
@@ -46,6 +47,8 @@ def python_comments(source: Source) -> list[CommentLine]:
 
 
 def js_comments(source: Source, language: str) -> list[CommentLine]:
+    if not may_have_comments(source, language):
+        return []
     from tribunal.lang.js import syntax as js
 
     tree = js_tree(source, language)
@@ -77,10 +80,25 @@ def _docstrings(tree: ast.Module, source: Source) -> list[CommentLine]:
     return out
 
 
+def may_have_comments(source: Source, language: str | None) -> bool:
+    """False only when the file has no comment line for certain, known without a parse.
+
+    A JS/TS comment node starts with ``//`` or ``/*`` (the grammars' ``comment``
+    token; ``<!--`` is an ``html_comment``); a Python comment with ``#``, and a
+    docstring is a string literal, which needs a quote.
+    """
+    data = source.data
+    if language == "python":
+        return b"#" in data or b'"' in data or b"'" in data
+    if language in _JS_FAMILY:
+        return b"//" in data or b"/*" in data
+    return True
+
+
 def comments_of(source: Source, language: str | None) -> list[CommentLine] | None:
     """The comment lines of a Python or JS/TS file; None for any other language."""
     if language == "python":
         return python_comments(source)
-    if language in ("javascript", "typescript", "tsx"):
+    if language in _JS_FAMILY:
         return js_comments(source, language)
     return None
