@@ -171,8 +171,14 @@ def test_trees_are_shared_by_content_whatever_the_path() -> None:
 
 
 def test_declarations_kept_for_the_whole_change_hold_no_tree(bounded: None) -> None:
-    from tribunal.analyzers.comment_code_drift.changes import declarations
+    from tribunal.analyzers.comment_code_drift.changes import Entry
+    from tribunal.analyzers.comment_code_drift.sides import read_side
     from tribunal.change.model import Source
+
+    def declarations(source: Source) -> dict[str, list[Entry]]:
+        side = read_side(source)
+        assert side is not None
+        return {q: side.entries(q, lasting=True) for q in side.by_qualname}
 
     def live_functions() -> int:
         gc.collect()
@@ -181,13 +187,10 @@ def test_declarations_kept_for_the_whole_change_hold_no_tree(bounded: None) -> N
     tree_cache.configure(max_trees=2)
     cache = tree_cache.new_cache()
     before = live_functions()
-    kept = [
-        declarations(Source(f"m{n}.py", many_module(n, 1).encode(), cache), f"m{n}.py")
-        for n in range(30)
-    ]
+    kept = [declarations(Source(f"m{n}.py", many_module(n, 1).encode(), cache)) for n in range(30)]
     # two functions in each of the two trees the cache keeps, none for each file kept
     assert live_functions() - before <= 2 * 2
     first = kept[0]
-    assert first is not None and set(first) == {"f_0", "g_0"}
+    assert set(first) == {"f_0", "g_0"}
     # renaming locals parses the file again when asked, with the same answer
     assert first["f_0"][0].renamed() == first["f_0"][0].renamed() != ""

@@ -12,6 +12,12 @@ the block directly above it (as it stood at base) when they mention its name;
 anywhere else in the changed files, only a mention that can mean nothing else
 (``mentions.needed``). Names that are ordinary words or the project's own name
 need more than a bare word even next to the declaration.
+
+The work follows what can be reported: nothing is parsed for a change with
+no comment line that could be stale; each side of a file is parsed once; a
+declaration is normalized only when its bytes changed and an unchanged comment
+line names it (``changes``); and a file is read again for its comments only
+when its text spells a changed name (``judge``).
 """
 
 from __future__ import annotations
@@ -19,27 +25,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from tribunal.analyzers.comment_code_drift.about import near_lines, owners
 from tribunal.analyzers.comment_code_drift.changes import ChangedDecl, changed_decls
-from tribunal.analyzers.comment_code_drift.mentions import Strength, needed, strongest
-from tribunal.analyzers.comment_code_drift.project import normalize, project_names
+from tribunal.analyzers.comment_code_drift.judge import Judge
+from tribunal.analyzers.comment_code_drift.words import CommentWords, may_have_unchanged_comments
 from tribunal.analyzers.grouping import Place, count_phrase, grouped
-from tribunal.change.diff.model import FileChange
 from tribunal.change.model import Change
 from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding, Verdict
-from tribunal.lang.comments import (
-    CommentLine,
-    js_comments,
-    python_comments,
-)
-from tribunal.lang.paths import is_js_family, language_of
-from tribunal.util.lazyre import lazy
+from tribunal.lang.paths import language_of
 
 ID = "comment-code-drift"
 _LANGUAGES = ("python", "javascript", "typescript", "tsx")
-_WORD = lazy(r"[A-Za-z_$][\w$]*")
-_NOTE_WIDTH = 100
 
 
 def run(change: Change) -> Iterator[Finding]:
@@ -48,81 +44,19 @@ def run(change: Change) -> Iterator[Finding]:
     files = change.analyzable(_LANGUAGES)
     if all(fc.old_path is None for fc in files):
         return  # only new files: no declaration can have changed or gone (nothing to parse)
-    declared = changed_decls(change, files)
+    if not any(may_have_unchanged_comments(change, fc) for fc in files):
+        return  # no comment line that could be stale: nothing to judge (nothing to parse)
+    words = CommentWords(change)
+    declared = changed_decls(change, files, words)  # only those an unchanged comment names
     if not declared.changed:
         return
-    by_name: dict[str, list[ChangedDecl]] = defaultdict(list)
-    for decl in declared.changed:
-        by_name[decl.name].append(decl)
-    judge = _Judge(change, by_name, declared.names_at_head)
+    judge = Judge(change, declared, words)
     places: dict[ChangedDecl, list[Place]] = defaultdict(list)
     for decl, place in each_file(files, judge.file):
         places[decl].append(place)
     for decl in declared.changed:
         if places.get(decl):
             yield _finding(decl, places[decl])
-
-
-class _Judge:
-    def __init__(
-        self,
-        change: Change,
-        by_name: dict[str, list[ChangedDecl]],
-        names_at_head: dict[str, set[str]],
-    ) -> None:
-        self.change = change
-        self.by_name = by_name
-        self.names_at_head = names_at_head
-        self.project = project_names(change)
-        self._near: dict[tuple[ChangedDecl, str], frozenset[int]] = {}
-
-    def file(self, fc: FileChange) -> Iterator[tuple[ChangedDecl, Place]]:
-        """(declaration, comment place) for each comment line of ``fc`` about a changed one."""
-        if fc.old_path is None:
-            return  # every line of a new file is added, and an added comment is never stale
-        source = self.change.head_source(fc)
-        language = language_of(fc.path)
-        if source is None or language is None:
-            return
-        if language == "python":
-            comments = python_comments(source)
-        elif is_js_family(language):
-            comments = js_comments(source, language)
-        else:
-            return
-        for comment in comments:
-            if comment.line in fc.added:
-                continue  # written or rewritten by this change: not stale
-            for decl in self._about(comment, fc):
-                yield decl, Place(fc.path, comment.line, _note(comment))
-
-    def _about(self, comment: CommentLine, fc: FileChange) -> Iterator[ChangedDecl]:
-        seen: set[str] = set()
-        for match in _WORD().finditer(comment.text):
-            name = match[0]
-            if name in seen or name not in self.by_name:
-                continue
-            seen.add(name)
-            decls = self.by_name[name]
-            ambiguous = len(self.names_at_head.get(name, ())) > 1 or len(decls) > 1
-            project = normalize(name) in self.project
-            for decl in decls:
-                near = comment.line in self._near_lines(decl, fc)
-                want = needed(name, near=near, project=project, ambiguous=ambiguous)
-                have = strongest(comment.text, name, owners(decl))
-                if have is not Strength.NONE and have >= want:
-                    yield decl
-
-    def _near_lines(self, decl: ChangedDecl, fc: FileChange) -> frozenset[int]:
-        key = (decl, fc.path)
-        if key not in self._near:
-            self._near[key] = near_lines(self.change, decl, fc)
-        return self._near[key]
-
-
-def _note(comment: CommentLine) -> str:
-    text = " ".join(comment.text.split())
-    return text if len(text) <= _NOTE_WIDTH else text[: _NOTE_WIDTH - 1] + "…"
 
 
 def _finding(decl: ChangedDecl, places: list[Place]) -> Finding:

@@ -10,33 +10,39 @@ not changed; so was one whose code reappears unchanged under a renamed class
 or module. Class attributes and fields are not declarations here: they are
 data named like ordinary words (``added``, ``status``), and comments use those
 words without meaning the field.
+
+What it costs: each side of each file is parsed once, and a declaration is
+normalized only when its bytes differ and a comment could be about it (its
+name is a word of an unchanged comment line, ``words.CommentWords``); given no
+words, every declaration is judged. What is kept across files is compact (names,
+positions, and entries without trees for the few declarations that matter); a
+file whose declarations turn out to matter only once every comment is read is
+parsed again then.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
-from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tribunal.analyzers.comment_code_drift.sides import (
+    UNREADABLE,
+    Entry,
+    Side,
+    Span,
+    empty,
+    read_side,
+)
+from tribunal.analyzers.comment_code_drift.spelled import could_spell
 from tribunal.change.diff.model import FileChange
-from tribunal.change.model import Change, Source
-from tribunal.lang.paths import is_js_family, language_of
+from tribunal.change.model import Change
 
 if TYPE_CHECKING:
-    from tribunal.lang.js.decls import JsDecl
-    from tribunal.lang.python.decls import PyDecl
+    from tribunal.analyzers.comment_code_drift.words import CommentWords
 
-Span = tuple[int, int]
+_Entries = dict[str, list[Entry]]
 
-
-class Entry(NamedTuple):
-    name: str
-    text: str
-    line: int
-    span: Span  # first line (decorators included) to last line
-    docstring: Span | None
-    renamed: Callable[[], str]  # the text with locals renamed canonically, made on demand
+__all__ = ["UNREADABLE", "ChangedDecl", "Declared", "Entry", "Span", "changed_decls"]
 
 
 class ChangedDecl(NamedTuple):
@@ -52,83 +58,225 @@ class ChangedDecl(NamedTuple):
     head_docstring: Span | None = None
 
 
-Decls = dict[str, list[Entry]]
-
-#: Text of a declaration the parser could not read: never compared.
-UNREADABLE = "\0unreadable"
-
-
 class Declared(NamedTuple):
-    """Every changed declaration, and how many declarations each name has at head."""
+    """The changed declarations a comment could be about, and the names declared twice."""
 
     changed: list[ChangedDecl]
-    names_at_head: dict[str, set[str]]  # name -> qualified names declaring it
+    #: Names more than one qualified name declares at head (in the files read):
+    #: a bare mention of one could mean either.
+    declared_twice: frozenset[str]
 
 
-def changed_decls(change: Change, files: list[FileChange]) -> Declared:
-    found: list[ChangedDecl] = []
-    gone: list[tuple[FileChange, str, Entry]] = []
-    heads: dict[int, Decls] = {}  # by position in ``files``
-    for at, fc in enumerate(files):
-        if fc.old_path is None:
-            continue  # a new file: read below, and only if another file changed or lost one
+class _Later(NamedTuple):
+    """A declaration to judge once every comment is read: where it is, to read it again."""
+
+    at: int  # position of its file in ``files``
+    order: int  # position of its qualified name among the file's base declarations
+    qualname: str
+    name: str
+    gone: bool
+
+
+def changed_decls(
+    change: Change, files: list[FileChange], words: CommentWords | None = None
+) -> Declared:
+    """The changed declarations among ``files`` whose name ``words`` mentions (all: None)."""
+    return _Survey(change, files, words).run()
+
+
+class _Survey:
+    """One walk over the changed files, and what must be kept from one file to the next."""
+
+    def __init__(self, change: Change, files: list[FileChange], words: CommentWords | None) -> None:
+        self.change = change
+        self.files = files
+        self.words = words
+        self.edited: list[tuple[tuple[int, int], ChangedDecl]] = []
+        self.gone: list[tuple[tuple[int, int], FileChange, str, list[Entry]]] = []
+        self.later: list[_Later] = []
+        self.read: set[int] = set()  # files whose head counts: both sides parsed
+        self.names = _Names()
+
+    def run(self) -> Declared:
+        for at, fc in enumerate(self.files):
+            if fc.old_path is not None:
+                self._compare(at, fc)
+        if self.later:
+            self._judge_later()
+        lost = {entries[0].name for *_, entries in self.gone}
+        wanted = {decl.name for _, decl in self.edited} | lost
+        heads = self._new_heads(wanted, lost) if wanted else {}
+        found = [decl for _, decl in sorted(self.edited, key=lambda pair: pair[0])]
+        if self.gone:
+            found += self._gone(lost, heads)
+        return Declared(found, frozenset(self.names.twice))
+
+    def _mentioned(self, name: str) -> bool:
+        return self.words is None or self.words.mentions(name)
+
+    def _compare(self, at: int, fc: FileChange) -> None:
         try:
-            base = declarations(change.base_source(fc), fc.old_path)
-            head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
+            base = read_side(self.change.base_source(fc))
+            head = read_side(self.change.head_source(fc)) if fc.has_head else empty()
         except RecursionError:  # nested deeper than the analysis follows: as if unparsable
-            continue
-        if base is None or head is None:
-            continue  # one side does not parse: nothing can be said about this file
-        heads[at] = head
-        for qualname, olds in base.items():
-            news = head.get(qualname)
-            if news is None:
-                if UNREADABLE not in head:  # a head that parses in full lost it
-                    gone += [(fc, qualname, old) for old in olds]
-            elif _unreadable(olds) or _unreadable(news):
+            base = head = None
+        if base is None or head is None:  # one side does not parse: nothing said about it
+            if self.words is not None:
+                self.words.read_later(fc)
+            return
+        self.read.add(at)
+        self.names.add(fc.path, head)
+        comparable = base.comparable(head)
+        pending: list[_Later] = []
+        for order, (qualname, olds) in enumerate(base.by_qualname.items()):
+            news = head.by_qualname.get(qualname)
+            if news is None and not head.readable:
+                continue  # recovery may have lost it: not "removed"
+            if news is not None and comparable and base.raw(qualname) == head.raw(qualname):
+                continue  # the same bytes: the same code
+            pending.append(_Later(at, order, qualname, olds[0].name, news is None))
+        if self.words is not None:
+            if pending:  # read now, while the head's tree is cached: its own comments decide most
+                self.words.read(fc)
+            else:
+                self.words.read_later(fc)
+        for item in pending:
+            if self._mentioned(item.name):
+                self._judge(fc, item, base, head)
+            else:
+                self.later.append(item)
+
+    def _judge(self, fc: FileChange, item: _Later, base: Side[Any], head: Side[Any]) -> None:
+        key = (item.at, item.order)
+        if item.gone:
+            self.gone.append((key, fc, item.qualname, base.entries(item.qualname, lasting=True)))
+            return
+        olds = base.entries(item.qualname, lasting=False)
+        news = head.entries(item.qualname, lasting=False)
+        if _unreadable(olds) or _unreadable(news):
+            return
+        if not _same(olds, news):
+            self.edited.append((key, _edited(fc, item.qualname, olds[0], news[0])))
+
+    def _judge_later(self) -> None:
+        """Judge the declarations a comment read after their file turned out to name."""
+        if self.words is not None:
+            self.words.settle({item.name for item in self.later})
+        by_file: dict[int, list[_Later]] = defaultdict(list)
+        for item in self.later:
+            if self._mentioned(item.name):
+                by_file[item.at].append(item)
+        self.later = []
+        for at, items in sorted(by_file.items()):
+            fc = self.files[at]
+            base = read_side(self.change.base_source(fc))  # parsed before: parses again
+            head: Side[Any] | None = empty()
+            if fc.has_head and not all(item.gone for item in items):
+                head = read_side(self.change.head_source(fc))
+            assert base is not None and head is not None
+            for item in items:
+                self._judge(fc, item, base, head)
+
+    def _new_heads(self, wanted: set[str], lost: set[str]) -> dict[int, _Entries]:
+        """New files that may declare a name of ``wanted``: counted in ``names``.
+
+        Returns their entries declaring a ``lost`` name (where a lost declaration may be now).
+        """
+        out: dict[int, _Entries] = {}
+        for at, fc in enumerate(self.files):
+            if fc.old_path is not None or not fc.has_head:
                 continue
-            elif not _same(olds, news):
-                found.append(_edited(fc, qualname, olds[0], news[0], "edited"))
-    for at, fc in enumerate(files) if found or gone else ():
-        if fc.old_path is None:  # where a lost declaration may be now; names it shares
+            source = self.change.head_source(fc)
+            if source is None or not could_spell(source, wanted):
+                continue
             try:
-                head = declarations(change.head_source(fc), fc.path) if fc.has_head else {}
+                head = read_side(source)
             except RecursionError:  # nested deeper than the analysis follows
                 continue
             if head is not None:
-                heads[at] = head
-    head_all: Decls = defaultdict(list)
-    names: dict[str, set[str]] = defaultdict(set)
-    for at, head in sorted(heads.items()):
-        for qualname, entries in head.items():
-            head_all[qualname] += entries
-            for entry in entries:
-                names[entry.name].add(f"{files[at].path}:{qualname}")
-    head_bodies = {(e.name, e.text) for entries in head_all.values() for e in entries}
-    for fc, qualname, old in gone:
-        elsewhere = head_all.get(qualname)
-        if (old.name, old.text) in head_bodies:
-            continue  # the same code under another owner: its class or module was renamed
-        path = fc.old_path or fc.path
-        if not elsewhere:
-            found.append(
-                ChangedDecl(
-                    old.name, qualname, path, old.line, "removed or renamed",
-                    old_path=path, base_span=old.span, base_docstring=old.docstring,
-                )
-            )  # fmt: skip
-        elif not _same([old], elsewhere):
-            new = elsewhere[0]
-            found.append(
-                ChangedDecl(new.name, qualname, path, new.line, "moved and edited", old_path=path,
-                            base_span=old.span, base_docstring=old.docstring)
-            )  # fmt: skip
-    return Declared(found, dict(names))
+                self.read.add(at)
+                self.names.add(fc.path, head)
+                out[at] = _declaring(head, lost)
+        return out
+
+    def _gone(self, lost: set[str], new_heads: dict[int, _Entries]) -> list[ChangedDecl]:
+        """The declarations gone from their file that are not elsewhere unchanged."""
+        head_all: dict[str, list[Entry]] = defaultdict(list)
+        for at in sorted(self.read):
+            declaring = new_heads[at] if at in new_heads else self._head(at, lost)
+            for qualname, entries in declaring.items():
+                head_all[qualname] += entries
+        head_bodies = {(e.name, e.text) for entries in head_all.values() for e in entries}
+        found = []
+        for _, fc, qualname, olds in sorted(self.gone, key=lambda g: g[0]):
+            for old in olds:
+                decl = _gone_one(fc, qualname, old, head_all.get(qualname), head_bodies)
+                if decl is not None:
+                    found.append(decl)
+        return found
+
+    def _head(self, at: int, names: set[str]) -> _Entries:
+        """Entries of changed file ``at``'s head declaring one of ``names``, read again."""
+        fc = self.files[at]
+        source = self.change.head_source(fc) if fc.has_head else None
+        if source is None or not could_spell(source, names):
+            return {}
+        head = read_side(source)  # parsed before: parses again
+        assert head is not None
+        return _declaring(head, names)
 
 
-def _edited(fc: FileChange, qualname: str, old: Entry, new: Entry, how: str) -> ChangedDecl:
+def _declaring(side: Side[Any], names: set[str]) -> _Entries:
+    """Tree-free entries of ``side`` for its declarations named one of ``names``."""
+    return {
+        qualname: side.entries(qualname, lasting=True)
+        for qualname, decls in side.by_qualname.items()
+        if decls[0].name in names
+    }
+
+
+class _Names:
+    """Which names more than one qualified name declares, without keeping every declaration."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, str] = {}  # name -> the first "path:qualname" declaring it
+        self.twice: set[str] = set()
+
+    def add(self, path: str, side: Side[Any]) -> None:
+        for qualname, decls in side.by_qualname.items():
+            key = f"{path}:{qualname}"
+            for decl in decls:
+                if self.first.setdefault(decl.name, key) != key:
+                    self.twice.add(decl.name)
+
+
+def _gone_one(
+    fc: FileChange,
+    qualname: str,
+    old: Entry,
+    elsewhere: list[Entry] | None,
+    head_bodies: set[tuple[str, str]],
+) -> ChangedDecl | None:
+    if (old.name, old.text) in head_bodies:
+        return None  # the same code under another owner: its class or module was renamed
+    path = fc.old_path or fc.path
+    if not elsewhere:
+        return ChangedDecl(
+            old.name, qualname, path, old.line, "removed or renamed",
+            old_path=path, base_span=old.span, base_docstring=old.docstring,
+        )  # fmt: skip
+    if _same([old], elsewhere):
+        return None
+    new = elsewhere[0]
     return ChangedDecl(
-        new.name, qualname, fc.path, new.line, how,
+        new.name, qualname, path, new.line, "moved and edited", old_path=path,
+        base_span=old.span, base_docstring=old.docstring,
+    )  # fmt: skip
+
+
+def _edited(fc: FileChange, qualname: str, old: Entry, new: Entry) -> ChangedDecl:
+    return ChangedDecl(
+        new.name, qualname, fc.path, new.line, "edited",
         old_path=fc.old_path, base_span=old.span, head_span=new.span,
         base_docstring=old.docstring, head_docstring=new.docstring,
     )  # fmt: skip
@@ -141,109 +289,6 @@ def _same(olds: list[Entry], news: list[Entry]) -> bool:
     if len(olds) != len(news):
         return False
     return sorted(e.renamed() for e in olds) == sorted(e.renamed() for e in news)
-
-
-def declarations(source: Source | None, path: str | None) -> Decls | None:
-    """Qualified name -> entries (name, normalized text, spans); None if unparseable.
-
-    The entries keep no tree: a run holds every changed file's entries until
-    it has seen them all (a moved declaration is found in another file), and a
-    tree each would undo the bound on parsed trees. ``Entry.renamed`` finds its
-    declaration again, in a tree parsed anew if need be, when it is asked.
-    """
-    if source is None or path is None:
-        return {}
-    language = language_of(path)
-    out: Decls = defaultdict(list)
-    if language == "python":
-        from tribunal.lang.python import decls as py_decls
-
-        found = _python_decls(source)
-        if found is None:
-            return None
-        for qualname, decl in found:
-            doc = py_decls.docstring_node(decl.node) if decl.kind != "assignment" else None
-            docspan = (doc.lineno, doc.end_lineno or doc.lineno) if doc is not None else None
-            entry = Entry(
-                decl.name,
-                py_decls.normalized(decl),
-                decl.first_line,
-                (decl.first_line, decl.last_line),
-                docspan,
-                _renamed_later(source, language, qualname, len(out[qualname])),
-            )
-            out[qualname].append(entry)
-    elif is_js_family(language) and language is not None:
-        from tribunal.lang.js import decls as js_decls
-        from tribunal.lang.trees import js_tree
-
-        if js_tree(source, language).root_node.has_error:
-            out[UNREADABLE] = []  # recovery may have lost declarations: none are "removed"
-        for qualname, jd in _js_decls(source, language):
-            text = UNREADABLE if jd.node.has_error else js_decls.normalized(jd, language)
-            if text == UNREADABLE:
-                renamed: Callable[[], str] = partial(str, UNREADABLE)
-            else:
-                renamed = _renamed_later(source, language, qualname, len(out[qualname]))
-            span = (_js_first_line(jd), jd.last_line)
-            out[qualname].append(Entry(jd.name, text, jd.first_line, span, None, renamed))
-    return out
-
-
-def _python_decls(source: Source) -> list[tuple[str, PyDecl]] | None:
-    """(qualified name, declaration) in source order, class attributes left out."""
-    from tribunal.lang.python import decls as py_decls
-    from tribunal.lang.trees import python_tree
-
-    tree = python_tree(source)
-    if tree is None:
-        return None
-    return [
-        (decl.qualname, decl)
-        for decl in py_decls.python_decls(tree)
-        if not (decl.kind == "assignment" and "." in decl.qualname)
-    ]
-
-
-def _js_decls(source: Source, language: str) -> list[tuple[str, JsDecl]]:
-    """(qualified name, declaration) in source order, class fields left out."""
-    from tribunal.lang.js import decls as js_decls
-
-    return [
-        (jd.qualname, jd)
-        for jd in js_decls.declarations(source, language)
-        if not (jd.kind == "variable" and "." in jd.qualname)
-    ]
-
-
-def _renamed_later(source: Source, language: str, qualname: str, ordinal: int) -> Callable[[], str]:
-    """``normalized_up_to_locals`` of the ``ordinal``-th ``qualname``, holding only the bytes."""
-    path, data, trees = source.path, source.data, source.trees
-
-    def renamed() -> str:
-        again = Source(path, data, trees)
-        if language == "python":
-            from tribunal.lang.python import decls as py_decls
-
-            found = [d for q, d in _python_decls(again) or () if q == qualname]
-            return py_decls.normalized_up_to_locals(found[ordinal])
-        from tribunal.lang.js import decls as js_decls
-
-        found_js = [d for q, d in _js_decls(again, language) if q == qualname]
-        return js_decls.normalized_up_to_locals(found_js[ordinal], language)
-
-    return renamed
-
-
-def _js_first_line(jd: JsDecl) -> int:
-    """Where a JS/TS declaration starts, its ``export`` and ``const`` keywords included."""
-    node = jd.node
-    while node.parent is not None and node.parent.type in _JS_WRAPPERS:
-        node = node.parent
-    return node.start_point[0] + 1
-
-
-_JS_WRAPPERS = frozenset({"lexical_declaration", "variable_declaration", "export_statement"})
 
 
 def _unreadable(entries: list[Entry]) -> bool:
