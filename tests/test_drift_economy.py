@@ -210,3 +210,34 @@ def test_a_js_file_without_comment_markers_has_no_comment_node(code: bytes, lang
     tree = js.parse(code, language)
     assert not js.find(language, "(comment) @c", tree.root_node).get("c")
     assert not may_have_comments(Source("a.js", code), language)
+
+
+def test_a_line_naming_a_shared_name_is_weighed_once_not_per_declaration(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One codemod edits ``render`` in every component; each one's comment is about it alone."""
+    from tribunal.analyzers.comment_code_drift import judge
+
+    measured: Counter[str] = Counter()
+    real = judge.near_lines
+
+    def counting(change: Any, decl: Any, fc: Any) -> frozenset[int]:
+        measured[f"{decl.path} in {fc.path}"] += 1
+        return real(change, decl, fc)
+
+    monkeypatch.setattr(judge, "near_lines", counting)
+
+    def component(n: int, variant: int) -> str:
+        return (
+            f"export class View{n} {{\n  // `render` draws part {n}\n"
+            f"  render() {{ return {variant}; }}\n}}\n"
+        )
+
+    base = {f"v{n}.ts": component(n, 1) for n in range(FILES)}
+    head = {f"v{n}.ts": component(n, 2) for n in range(FILES)}
+    found = run_range(repo, base, head, ID)
+    assert sorted((f.group, f.line) for f in found) == [
+        (f"v{n}.ts:View{n}.render", 2) for n in range(FILES)
+    ]
+    # only each file's own declaration is measured against its line, not all of them
+    assert measured == Counter({f"v{n}.ts in v{n}.ts": 1 for n in range(FILES)})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import re
+from typing import NamedTuple
 
 from tribunal.analyzers.comment_code_drift.generic import is_generic
 
@@ -35,10 +36,34 @@ class Strength(enum.IntEnum):
 
 def strongest(text: str, name: str, owners: frozenset[str]) -> Strength:
     """The strongest mention of ``name`` in ``text``; ``owners`` are qualifiers that name it."""
-    best = Strength.NONE
-    for match in mention_pattern(name).finditer(text):
-        best = max(best, _strength(text, match.start(), match.end(), owners))
-    return best
+    return Mentions.of(text, name).strongest(owners)
+
+
+class Mentions(NamedTuple):
+    """The mentions of one name in one line, read once for every declaration of that name.
+
+    Only a qualifier depends on the declaration (its owner makes ``Owner.name``
+    QUALIFIED); the rest is the same for all of them.
+    """
+
+    unowned: Strength  # the strongest mention, for a declaration no qualifier names
+    qualifiers: frozenset[str]  # the names before a dot in front of a mention
+
+    @classmethod
+    def of(cls, text: str, name: str) -> Mentions:
+        best = Strength.NONE
+        qualifiers = set()
+        for match in mention_pattern(name).finditer(text):
+            qualifier = _qualifier(text, match.start())
+            if qualifier is not None:
+                qualifiers.add(qualifier)
+            best = max(best, _strength(text, match.start(), match.end(), qualifier))
+        return cls(best, frozenset(qualifiers))
+
+    def strongest(self, owners: frozenset[str]) -> Strength:
+        """The strongest mention of a declaration ``owners`` qualify."""
+        owned = not self.qualifiers.isdisjoint(owners)
+        return Strength.QUALIFIED if owned else self.unowned
 
 
 def mention_pattern(name: str) -> re.Pattern[str]:
@@ -46,11 +71,9 @@ def mention_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
 
 
-def _strength(text: str, start: int, end: int, owners: frozenset[str]) -> Strength:
-    qualifier = _qualifier(text, start)
+def _strength(text: str, start: int, end: int, qualifier: str | None) -> Strength:
+    """The mention's strength when ``qualifier`` (if any) is not the declaration's owner."""
     if qualifier is not None:
-        if qualifier in owners:
-            return Strength.QUALIFIED
         return Strength.MARKED if qualifier in _SELF else Strength.NONE
     rest = text[end:]
     if rest.startswith("("):
