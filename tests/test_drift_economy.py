@@ -19,7 +19,7 @@ import pytest
 from tests.engine_helpers import Files, change_between, run_range
 from tests.gitrepo import GitRepo
 from tribunal.analyzers.comment_code_drift.changes import changed_decls
-from tribunal.analyzers.comment_code_drift.spelled import could_spell
+from tribunal.analyzers.comment_code_drift.spelled import Spelling
 from tribunal.analyzers.comment_code_drift.words import CommentWords
 from tribunal.change.model import Source
 from tribunal.engine.runner import analyze
@@ -124,6 +124,17 @@ def test_nothing_is_parsed_when_no_changed_file_has_a_comment(repo: GitRepo) -> 
         assert report.findings == () and change.tree_cache().stats().misses == 0
 
 
+def test_a_file_moved_unchanged_is_not_parsed(repo: GitRepo) -> None:
+    base = repo.commit(_change("nothing here", 2), "base")
+    moved: dict[str, str | None] = {f"web/s{n}.ts": None for n in range(FILES)}
+    moved |= {f"app/s{n}.ts": _ts(n, 2) for n in range(FILES)}
+    head = repo.commit({**moved, "z_notes.py": "# nothing here\nLEVEL = 3\n"}, "head")
+    with change_between(repo, base, head) as change:
+        assert sum(fc.old_path is not None for fc in change.files) == FILES + 1  # web/ to app/
+        report = analyze(change, only=[ID])
+        assert report.findings == () and change.tree_cache().stats().misses == 2  # z_notes.py
+
+
 def test_a_file_is_read_again_only_when_it_spells_a_name_that_matters(
     repo: GitRepo, two_trees: None
 ) -> None:
@@ -190,10 +201,10 @@ def test_the_words_leave_out_exactly_the_declarations_no_comment_names(repo: Git
         ("a.ts", b"// w7 x29", [f"x{i}" for i in range(30)], True),
     ],
 )
-def test_could_spell_rules_out_only_what_is_certainly_absent(
+def test_spelling_rules_out_only_what_is_certainly_absent(
     path: str, data: bytes, names: list[str], expected: bool
 ) -> None:
-    assert could_spell(Source(path, data), names) is expected
+    assert Spelling(names).could_be_in(Source(path, data)) is expected
 
 
 @pytest.mark.parametrize(

@@ -11,13 +11,14 @@ or module. Class attributes and fields are not declarations here: they are
 data named like ordinary words (``added``, ``status``), and comments use those
 words without meaning the field.
 
-What it costs: each side of each file is parsed once, and a declaration is
-normalized only when its bytes differ and a comment could be about it (its
-name is a word of an unchanged comment line, ``words.CommentWords``); given no
-words, every declaration is judged. What is kept across files is compact (names,
-positions, and entries without trees for the few declarations that matter); a
-file whose declarations turn out to matter only once every comment is read is
-parsed again then.
+What it costs: each side of each file is parsed once (a file renamed with
+its bytes unchanged, not at all unless it may declare a name that matters),
+and a declaration is normalized only when its bytes differ and a comment could
+be about it (its name is a word of an unchanged comment line,
+``words.CommentWords``); given no words, every declaration is judged. What is
+kept across files is compact (names, positions, and entries without trees for
+the few declarations that matter); a file whose declarations turn out to
+matter only once every comment is read is parsed again then.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from tribunal.analyzers.comment_code_drift.sides import (
     empty,
     read_side,
 )
-from tribunal.analyzers.comment_code_drift.spelled import could_spell
+from tribunal.analyzers.comment_code_drift.spelled import Spelling
 from tribunal.change.diff.model import FileChange
-from tribunal.change.model import Change
+from tribunal.change.model import Change, Source
+from tribunal.lang.paths import language_of
 
 if TYPE_CHECKING:
     from tribunal.analyzers.comment_code_drift.words import CommentWords
@@ -95,6 +97,7 @@ class _Survey:
         self.gone: list[tuple[tuple[int, int], FileChange, str, list[Entry]]] = []
         self.later: list[_Later] = []
         self.read: set[int] = set()  # files whose head counts: both sides parsed
+        self.unparsed: list[int] = []  # files the same on both sides, not parsed yet
         self.names = _Names()
 
     def run(self) -> Declared:
@@ -105,6 +108,8 @@ class _Survey:
             self._judge_later()
         lost = {entries[0].name for *_, entries in self.gone}
         wanted = {decl.name for _, decl in self.edited} | lost
+        if wanted:
+            self._unchanged_heads(wanted)
         heads = self._new_heads(wanted, lost) if wanted else {}
         found = [decl for _, decl in sorted(self.edited, key=lambda pair: pair[0])]
         if self.gone:
@@ -115,9 +120,15 @@ class _Survey:
         return self.words is None or self.words.mentions(name)
 
     def _compare(self, at: int, fc: FileChange) -> None:
+        old, new = self.change.base_source(fc), self.change.head_source(fc)
+        if old is not None and new is not None and _same_file(old, new):
+            self.unparsed.append(at)  # a pure rename: nothing changed, nothing to parse yet
+            if self.words is not None:
+                self.words.read_later(fc)
+            return
         try:
-            base = read_side(self.change.base_source(fc))
-            head = read_side(self.change.head_source(fc)) if fc.has_head else empty()
+            base = read_side(old)
+            head = read_side(new) if fc.has_head else empty()
         except RecursionError:  # nested deeper than the analysis follows: as if unparsable
             base = head = None
         if base is None or head is None:  # one side does not parse: nothing said about it
@@ -177,17 +188,33 @@ class _Survey:
             for item in items:
                 self._judge(fc, item, base, head)
 
+    def _unchanged_heads(self, wanted: set[str]) -> None:
+        """Count, in ``names``, the unchanged files that may declare a name of ``wanted``."""
+        spelling = Spelling(wanted)
+        for at in self.unparsed:
+            source = self.change.head_source(self.files[at])
+            if source is None or not spelling.could_be_in(source):
+                continue
+            try:
+                head = read_side(source)
+            except RecursionError:  # nested deeper than the analysis follows
+                continue
+            if head is not None:  # as if compared: its head counts
+                self.read.add(at)
+                self.names.add(self.files[at].path, head)
+
     def _new_heads(self, wanted: set[str], lost: set[str]) -> dict[int, _Entries]:
         """New files that may declare a name of ``wanted``: counted in ``names``.
 
         Returns their entries declaring a ``lost`` name (where a lost declaration may be now).
         """
         out: dict[int, _Entries] = {}
+        spelling = Spelling(wanted)
         for at, fc in enumerate(self.files):
             if fc.old_path is not None or not fc.has_head:
                 continue
             source = self.change.head_source(fc)
-            if source is None or not could_spell(source, wanted):
+            if source is None or not spelling.could_be_in(source):
                 continue
             try:
                 head = read_side(source)
@@ -202,8 +229,9 @@ class _Survey:
     def _gone(self, lost: set[str], new_heads: dict[int, _Entries]) -> list[ChangedDecl]:
         """The declarations gone from their file that are not elsewhere unchanged."""
         head_all: dict[str, list[Entry]] = defaultdict(list)
+        spelling = Spelling(lost)
         for at in sorted(self.read):
-            declaring = new_heads[at] if at in new_heads else self._head(at, lost)
+            declaring = new_heads[at] if at in new_heads else self._head(at, lost, spelling)
             for qualname, entries in declaring.items():
                 head_all[qualname] += entries
         head_bodies = {(e.name, e.text) for entries in head_all.values() for e in entries}
@@ -215,15 +243,20 @@ class _Survey:
                     found.append(decl)
         return found
 
-    def _head(self, at: int, names: set[str]) -> _Entries:
+    def _head(self, at: int, names: set[str], spelling: Spelling) -> _Entries:
         """Entries of changed file ``at``'s head declaring one of ``names``, read again."""
         fc = self.files[at]
         source = self.change.head_source(fc) if fc.has_head else None
-        if source is None or not could_spell(source, names):
+        if source is None or not spelling.could_be_in(source):
             return {}
         head = read_side(source)  # parsed before: parses again
         assert head is not None
         return _declaring(head, names)
+
+
+def _same_file(base: Source, head: Source) -> bool:
+    """The same bytes read in the same language: every declaration is the same."""
+    return base.data == head.data and language_of(base.path) == language_of(head.path)
 
 
 def _declaring(side: Side[Any], names: set[str]) -> _Entries:

@@ -19,7 +19,7 @@ from tribunal.analyzers.comment_code_drift.about import near_lines, owners
 from tribunal.analyzers.comment_code_drift.changes import ChangedDecl, Declared
 from tribunal.analyzers.comment_code_drift.mentions import Mentions, Strength, needed
 from tribunal.analyzers.comment_code_drift.project import normalize, project_names
-from tribunal.analyzers.comment_code_drift.spelled import could_spell
+from tribunal.analyzers.comment_code_drift.spelled import Spelling
 from tribunal.analyzers.comment_code_drift.words import CommentWords, unchanged_comments, words_in
 from tribunal.analyzers.grouping import Place
 from tribunal.change.diff.model import FileChange
@@ -45,6 +45,7 @@ class Judge:
             name: _Namesakes(name, decls, name in declared.declared_twice, project)
             for name, decls in grouped.items()
         }
+        self._spelling = Spelling(self.by_name)
         self._near: dict[tuple[ChangedDecl, str], frozenset[int]] = {}
 
     def file(self, fc: FileChange) -> Iterator[tuple[ChangedDecl, Place]]:
@@ -60,7 +61,7 @@ class Judge:
         if not self.words.complete:
             return True  # some file's comments could not be read: read them all, as before
         source = self.change.head_source(fc)
-        return source is not None and could_spell(source, self.by_name.keys())
+        return source is not None and self._spelling.could_be_in(source)
 
     def _about(self, comment: CommentLine, fc: FileChange) -> Iterator[ChangedDecl]:
         seen: set[str] = set()

@@ -11,9 +11,9 @@ and find their declaration again, in a tree parsed anew, if ``renamed`` is asked
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from tribunal.change.model import Source
@@ -27,8 +27,6 @@ Span = tuple[int, int]
 
 #: Text of a declaration the parser could not read: never compared.
 UNREADABLE = "\0unreadable"
-#: Line ends as Python numbers lines (``\r`` alone ends one too).
-_LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
 class Entry(NamedTuple):
@@ -138,8 +136,9 @@ class _PySide(Side["PyDecl"]):
 
     def _lines(self, first: int, last: int) -> bytes:
         data = self.source.data if self.source is not None else b""
-        if self._starts is None:
-            self._starts = [0, *(m.end() for m in _LINE_END.finditer(data)), len(data)]
+        if self._starts is None:  # bytes.splitlines ends lines where Python does: \r\n, \r, \n
+            lengths = map(len, data.splitlines(keepends=True))
+            self._starts = list(accumulate(lengths, initial=0))
         starts = self._starts
         end = min(last, len(starts) - 1)
         return data[starts[min(first - 1, end)] : starts[end]]

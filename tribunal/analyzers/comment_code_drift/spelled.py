@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Collection
+from collections.abc import Iterable
 
 from tribunal.change.model import Source
 from tribunal.lang.paths import language_of
@@ -24,19 +24,27 @@ _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 _FEW = 16
 
 
-def could_spell(source: Source, names: Collection[str]) -> bool:
-    """False only when none of ``names`` can be in ``source``'s text."""
-    data = source.data
-    if language_of(source.path) == "python" and not _reads_as_ascii(data):
-        return True
-    wanted = []
-    for name in names:
-        if not name.isascii():
+class Spelling:
+    """Names to look for, prepared once for the many files they are looked for in."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        names = list(names)
+        #: A name not in ASCII is never ruled out (its bytes depend on the reader).
+        self.unsure = not all(name.isascii() for name in names)
+        self.wanted = frozenset(name.encode() for name in names if name.isascii())
+        self._by_word = len(self.wanted) > _FEW and all(_WORD.fullmatch(w) for w in self.wanted)
+
+    def __len__(self) -> int:
+        return len(self.wanted) + self.unsure
+
+    def could_be_in(self, source: Source) -> bool:
+        """False only when none of the names can be in ``source``'s text."""
+        data = source.data
+        if self.unsure or (language_of(source.path) == "python" and not _reads_as_ascii(data)):
             return True
-        wanted.append(name.encode())
-    if len(wanted) <= _FEW or not all(_WORD.fullmatch(w) for w in wanted):
-        return any(w in data for w in wanted)
-    return not set(_WORD.findall(data)).isdisjoint(wanted)
+        if not self._by_word:
+            return any(w in data for w in self.wanted)
+        return not self.wanted.isdisjoint(_WORD.findall(data))
 
 
 def _reads_as_ascii(data: bytes) -> bool:

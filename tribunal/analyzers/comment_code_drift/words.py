@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 
-from tribunal.analyzers.comment_code_drift.spelled import could_spell
+from tribunal.analyzers.comment_code_drift.spelled import Spelling
 from tribunal.change.diff.model import FileChange
 from tribunal.change.model import Change
 from tribunal.lang.comments import CommentLine, comments_of, may_have_comments
@@ -60,15 +60,16 @@ class CommentWords:
         """Whether a comment line read so far names ``name`` (always, when some are unread)."""
         return not self.complete or name in self.words
 
-    def read(self, fc: FileChange) -> None:
-        """Add the words of ``fc``'s unchanged comment lines."""
+    def read(self, fc: FileChange) -> set[str]:
+        """Add the words of ``fc``'s unchanged comment lines; returns them."""
         try:
             comments = unchanged_comments(self.change, fc)
         except Exception:  # the judge's ``each_file`` meets the same failure and records it
             self.complete = False
-            return
-        for comment in comments:
-            self.words.update(words_in(comment.text))
+            return set()
+        found = {word for comment in comments for word in words_in(comment.text)}
+        self.words |= found
+        return found
 
     def read_later(self, fc: FileChange) -> None:
         """Remember ``fc``: its words are read by ``settle`` if a name could be among them."""
@@ -77,11 +78,13 @@ class CommentWords:
     def settle(self, names: Collection[str]) -> None:
         """Read the files put off whose head spells one of ``names`` not yet mentioned."""
         missing = {name for name in names if not self.mentions(name)}
+        spelling = Spelling(missing)
         for fc in self._unread:
-            if not missing:
+            if not missing or not self.complete:
                 break
+            if len(missing) < len(spelling) // 2:  # look for fewer names from now on
+                spelling = Spelling(missing)
             source = self.change.head_source(fc)
-            if source is not None and could_spell(source, missing):
-                self.read(fc)
-                missing = {name for name in missing if not self.mentions(name)}
+            if source is not None and spelling.could_be_in(source):
+                missing -= self.read(fc)
         self._unread = []
