@@ -102,50 +102,41 @@ def test_only_declarations_a_comment_names_are_normalized(
     assert counted["normalized_up_to_locals:step2"] == 2  # texts differ: locals compared
 
 
+def _parsed(repo: GitRepo, base: Files, head: Files) -> tuple[list[str], int]:
+    """Drift's finding titles between two commits of these files, and the trees it parsed."""
+    with change_between(repo, repo.commit(base, "base"), repo.commit(head, "head")) as change:
+        report = analyze(change, only=[ID])
+        assert report.errors == ()
+        return [f.title for f in report.findings], change.tree_cache().stats().misses
+
+
 def test_each_side_is_parsed_once_when_no_comment_names_a_changed_declaration(
     repo: GitRepo, counted: Counter[str], two_trees: None
 ) -> None:
-    base = repo.commit(_change("nothing here", 2), "base")
-    head = repo.commit(_change("nothing here", 3), "head")
-    with change_between(repo, base, head) as change:
-        report = analyze(change, only=[ID])
-        parses = change.tree_cache().stats().misses
-    assert report.findings == () and report.errors == ()
+    found, parses = _parsed(repo, _change("nothing here", 2), _change("nothing here", 3))
+    assert found == []
     assert parses == 2 * (2 * FILES + 1)  # every changed file, both sides, once each
     assert not counted
 
 
 def test_nothing_is_parsed_when_no_changed_file_has_a_comment(repo: GitRepo) -> None:
     bare = {f"web/s{n}.ts": _ts(n, 2).split("\n", 1)[1] for n in range(FILES)}
-    base = repo.commit(bare, "base")
-    head = repo.commit({p: t.replace("* 2", "* 3") for p, t in bare.items()}, "head")
-    with change_between(repo, base, head) as change:
-        report = analyze(change, only=[ID])
-        assert report.findings == () and change.tree_cache().stats().misses == 0
+    head = {path: text.replace("* 2", "* 3") for path, text in bare.items()}
+    assert _parsed(repo, bare, head) == ([], 0)
 
 
 def test_a_file_moved_unchanged_is_not_parsed(repo: GitRepo) -> None:
-    base = repo.commit(_change("nothing here", 2), "base")
     moved: dict[str, str | None] = {f"web/s{n}.ts": None for n in range(FILES)}
-    moved |= {f"app/s{n}.ts": _ts(n, 2) for n in range(FILES)}
-    head = repo.commit({**moved, "z_notes.py": "# nothing here\nLEVEL = 3\n"}, "head")
-    with change_between(repo, base, head) as change:
-        assert sum(fc.old_path is not None for fc in change.files) == FILES + 1  # web/ to app/
-        report = analyze(change, only=[ID])
-        assert report.findings == () and change.tree_cache().stats().misses == 2  # z_notes.py
+    moved |= {f"app/s{n}.ts": _ts(n, 2) for n in range(FILES)}  # git sees renames
+    head = {**moved, "z_notes.py": "# nothing here\nLEVEL = 3\n"}
+    assert _parsed(repo, _change("nothing here", 2), head) == ([], 2)  # z_notes.py only
 
 
 def test_a_file_is_read_again_only_when_it_spells_a_name_that_matters(
     repo: GitRepo, two_trees: None
 ) -> None:
-    base = repo.commit(_change("`scale5` divides", 2), "base")
-    head = repo.commit(_change("`scale5` divides", 3), "head")
-    with change_between(repo, base, head) as change:
-        report = analyze(change, only=[ID])
-        parses = change.tree_cache().stats().misses
-    assert [f.title for f in report.findings] == [
-        "1 comment line may describe the old 'scale5' (edited)"
-    ]
+    found, parses = _parsed(repo, _change("`scale5` divides", 2), _change("`scale5` divides", 3))
+    assert found == ["1 comment line may describe the old 'scale5' (edited)"]
     # Both sides of every file once; then both sides of web/s5.ts again, to compare
     # scale5 once z_notes.py (compared last) named it, and z_notes.py's head for the
     # judge. The cache holds one tree besides the first: each read again is a parse.
