@@ -20,7 +20,8 @@ from tribunal.change.model import Source
 from tribunal.lang.paths import language_of
 
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
-#: Up to this many names, a substring search each; beyond, one pass over the file's words.
+#: Up to this many names, a substring search each; beyond, one pass over the file's words
+#: (a name the judge matches, or a file declares, is a whole word of the file's bytes).
 _FEW = 16
 
 

@@ -2,7 +2,7 @@
 
 Only a comment line of a changed file that the change did not add can be
 stale, and it is about a declaration only if one of its words is the
-declaration's name (``_Judge._about``). So a declaration that no such line
+declaration's name (``judge.Judge``). So a declaration that no such line
 names can never be reported: ``changed_decls`` asks ``CommentWords.mentions``
 before it normalizes or compares a declaration's code, and skips the work for
 the rest. The words are gathered from the files it reads anyway (while their
