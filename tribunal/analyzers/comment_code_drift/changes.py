@@ -126,11 +126,8 @@ class _Survey:
             if self.words is not None:
                 self.words.read_later(fc)
             return
-        try:
-            base = read_side(old)
-            head = read_side(new) if fc.has_head else empty()
-        except RecursionError:  # nested deeper than the analysis follows: as if unparsable
-            base = head = None
+        base = _side(old)
+        head = _side(new) if fc.has_head and base is not None else empty()
         if base is None or head is None:  # one side does not parse: nothing said about it
             if self.words is not None:
                 self.words.read_later(fc)
@@ -180,11 +177,12 @@ class _Survey:
         self.later = []
         for at, items in sorted(by_file.items()):
             fc = self.files[at]
-            base = read_side(self.change.base_source(fc))  # parsed before: parses again
+            base = _side(self.change.base_source(fc))  # parsed before: parses again
             head: Side[Any] | None = empty()
             if fc.has_head and not all(item.gone for item in items):
-                head = read_side(self.change.head_source(fc))
-            assert base is not None and head is not None
+                head = _side(self.change.head_source(fc))
+            if base is None or head is None:  # only if nested right at the limit: as before
+                continue
             for item in items:
                 self._judge(fc, item, base, head)
 
@@ -195,10 +193,7 @@ class _Survey:
             source = self.change.head_source(self.files[at])
             if source is None or not spelling.could_be_in(source):
                 continue
-            try:
-                head = read_side(source)
-            except RecursionError:  # nested deeper than the analysis follows
-                continue
+            head = _side(source)
             if head is not None:  # as if compared: its head counts
                 self.read.add(at)
                 self.names.add(self.files[at].path, head)
@@ -216,10 +211,7 @@ class _Survey:
             source = self.change.head_source(fc)
             if source is None or not spelling.could_be_in(source):
                 continue
-            try:
-                head = read_side(source)
-            except RecursionError:  # nested deeper than the analysis follows
-                continue
+            head = _side(source)
             if head is not None:
                 self.read.add(at)
                 self.names.add(fc.path, head)
@@ -249,9 +241,16 @@ class _Survey:
         source = self.change.head_source(fc) if fc.has_head else None
         if source is None or not spelling.could_be_in(source):
             return {}
-        head = read_side(source)  # parsed before: parses again
-        assert head is not None
-        return _declaring(head, names)
+        head = _side(source)  # parsed before: parses again
+        return _declaring(head, names) if head is not None else {}
+
+
+def _side(source: Source | None) -> Side[Any] | None:
+    """``read_side``; None too for code nested deeper than the analysis follows."""
+    try:
+        return read_side(source)
+    except RecursionError:  # as if unparsable: nothing is said about the file
+        return None
 
 
 def _same_file(base: Source, head: Source) -> bool:
