@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pty
@@ -40,6 +41,28 @@ def test_version_and_help(repo: GitRepo) -> None:
     assert result.code == 0
     assert "untracked files that are not ignored count" in " ".join(result.stdout.split())
     assert "130  interrupted" in result.stdout
+
+
+@pytest.mark.parametrize("columns", ["50", "120", "", "0", "wide"])
+def test_help_is_laid_out_as_argparse_would(monkeypatch: pytest.MonkeyPatch, columns: str) -> None:
+    """The formatter that spares start-up ``shutil`` wraps help at argparse's own width."""
+    from tribunal.commands.helpformat import HelpFormatter
+
+    monkeypatch.setenv("COLUMNS", columns)
+    check = _subparser(cli.build_parser("check"), "check")
+    assert check.formatter_class is HelpFormatter
+    ours = check.format_help()
+    monkeypatch.setattr(check, "formatter_class", argparse.RawDescriptionHelpFormatter)
+    assert ours == check.format_help()
+    usage = ours.split("\n\n")[0].splitlines()
+    if columns in ("50", "120"):  # it follows $COLUMNS
+        assert len(usage) > 5 if columns == "50" else len(usage) < 5
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub: argparse.ArgumentParser = action.choices[name]
+    return sub
 
 
 def test_unknown_flag_is_a_usage_error(repo: GitRepo) -> None:
@@ -327,7 +350,12 @@ def test_internal_error_writes_a_bug_report(
 HEAVY = ("tree_sitter", "yaml", "pydantic", "httpx", "jsonschema", "ollama", "sarif_kit")
 #: ~6 ms of every commit (``dataclasses`` imports ``inspect``): the values this path
 #: builds are NamedTuples and plain classes instead.
-SLOW_STDLIB = {"dataclasses", "inspect", "tempfile"}  # tempfile: ~7 ms, only ranges need it
+SLOW_STDLIB = {
+    "dataclasses",
+    "inspect",
+    "tempfile",  # ~7 ms, only ranges need it
+    "shutil",  # ~2 ms with bz2 and lzma; argparse's default help formatter imports it
+}
 
 _CONFIG = (
     "repos:\n  - repo: local\n    hooks:\n"

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from tribunal import __version__
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode, TribunalError
 
 Command = Callable[[argparse.Namespace], int]
@@ -67,7 +68,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="tribunal",
         description=DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("-V", "--version", action="version", version=f"tribunal {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="<command>")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tribunal.commands.exitcodes import epilog as exit_codes
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def add_parser(sub: Any, epilog: str) -> None:
             "listed; with --verify, the chain is intact",
             "--verify found a record edited or removed inside the chain",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--verify", action="store_true", help="check the hash chain; exit 1 if broken")
     p.add_argument("--since", metavar="WHEN", help="only records since WHEN (2026-05-01, 7d, 12h)")

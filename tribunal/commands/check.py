@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
 from tribunal.commands.exitcodes import epilog as exit_codes
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode, InputError, UsageError
 from tribunal.render import FORMATS
 from tribunal.render.colormode import CHOICES as COLOR_CHOICES
@@ -67,7 +68,7 @@ def add_parser(sub: Any, epilog: str) -> None:
             "the config, an UNVERIFIED one)",
             internal="internal error, or an analyzer crashed (its traceback is written)",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     add_change_flags(
         p, base_help="base revision (see above)", head_help="head revision; needs --base"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.commands.exitcodes import epilog as exit_codes
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode
 
 HELP = """\
@@ -32,7 +33,7 @@ def add_parser(sub: Any, epilog: str) -> None:
             "summary.json shows a unanimous verified pass",
             "the convene did not pass (the push would be rejected)",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--ref", required=True, metavar="REF", help="the commit or branch to convene")
     p.add_argument("--remote", metavar="NAME", help="the remote it would be pushed to")

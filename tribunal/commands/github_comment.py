@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.commands.exitcodes import epilog as exit_codes
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode, TribunalError
 
 HELP = """\
@@ -53,7 +54,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         help="post the markdown report as one sticky pull-request comment (for CI)",
         description=HELP,
         epilog=exit_codes("comment posted or updated, or a failure reported without --hard-fail"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument(
         "--body-file",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.commands.exitcodes import epilog as exit_codes
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode, TribunalError
 
 HELP = """\
@@ -50,10 +51,12 @@ def add_parser(sub: Any, epilog: str) -> None:
             "without a unanimous verified pass at pre-push",
             internal="internal error; blocks the commit or push (a bug report is written)",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     hooks = p.add_subparsers(dest="hook", metavar="<hook>")
-    pre_commit = hooks.add_parser("pre-commit", help="gate a commit on its staged changes")
+    pre_commit = hooks.add_parser(
+        "pre-commit", help="gate a commit on its staged changes", formatter_class=HelpFormatter
+    )
     pre_commit.add_argument(
         "--config",
         metavar="FILE",
@@ -63,7 +66,9 @@ def add_parser(sub: Any, epilog: str) -> None:
     # judges the whole change and reads the framework's filter itself (hooks/prefilter.py).
     pre_commit.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     pre_commit.set_defaults(func=run_pre_commit)
-    pre_push = hooks.add_parser("pre-push", help="convene the pushed refs and gate the push")
+    pre_push = hooks.add_parser(
+        "pre-push", help="convene the pushed refs and gate the push", formatter_class=HelpFormatter
+    )
     pre_push.add_argument(
         "--plain",
         action="store_true",
@@ -72,12 +77,16 @@ def add_parser(sub: Any, epilog: str) -> None:
     pre_push.add_argument("git_args", nargs="*", metavar="REMOTE URL", help="as git passes them")
     pre_push.set_defaults(func=run_pre_push)
     ref_tx = hooks.add_parser(
-        "reference-transaction", help="record pushes that got past the gate (always exits 0)"
+        "reference-transaction",
+        help="record pushes that got past the gate (always exits 0)",
+        formatter_class=HelpFormatter,
     )
     ref_tx.add_argument("state", help="as git passes it: prepared, committed or aborted")
     ref_tx.add_argument("git_pid", nargs="?", type=int, help=argparse.SUPPRESS)
     ref_tx.set_defaults(func=run_reference_transaction)
-    report = hooks.add_parser("report", help="every finding of the staged changes, in full")
+    report = hooks.add_parser(
+        "report", help="every finding of the staged changes, in full", formatter_class=HelpFormatter
+    )
     report.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     report.set_defaults(func=run_report)
 

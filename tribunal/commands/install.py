@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.commands.exitcodes import epilog as exit_codes
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode
 
 INSTALL_HELP = """\
@@ -37,7 +38,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         help="install tribunal's git hooks (without the pre-commit framework)",
         description=INSTALL_HELP,
         epilog=exit_codes("hooks installed or removed"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument(
         "--audit-only",
@@ -51,7 +52,7 @@ def add_parser(sub: Any, epilog: str) -> None:
         help="remove the hooks `tribunal install` wrote",
         description="Remove tribunal's hooks and restore any hook they were chained to.",
         epilog=exit_codes("hooks installed or removed"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     u.set_defaults(func=run_uninstall)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tribunal.commands.exitcodes import epilog as exit_codes
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.errors import ExitCode, UsageError
 from tribunal.git.cmd import is_zero
 
@@ -62,7 +63,7 @@ def add_parser(sub: Any, epilog: str) -> None:
             "every pushed commit passes the gate",
             "a pushed commit the gate would have rejected",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("range", nargs="?", metavar="BASE..HEAD", help="instead of --base/--head")
     p.add_argument("--base", metavar="REV", help="what the branch was before the push")

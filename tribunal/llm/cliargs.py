@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.commands.changeargs import add_change_flags, add_cwd_flag, start_dir
+from tribunal.commands.helpformat import HelpFormatter
 from tribunal.llm.budget import Limits
 from tribunal.llm.guard import ALLOW_ENV, refusal_notice, refused, send_allowed
 from tribunal.llm.providers import MemberSpec
@@ -44,7 +45,7 @@ def add_command(
         help=summary,
         description=description + "\n" + WHICH_CHANGE,
         epilog=epilog,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     add_change_flags(
         p, base_help="base revision", head_help="head revision (default HEAD); needs --base"
