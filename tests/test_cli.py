@@ -355,6 +355,7 @@ SLOW_STDLIB = {
     "inspect",
     "tempfile",  # ~7 ms, only ranges need it
     "shutil",  # ~2 ms with bz2 and lzma; argparse's default help formatter imports it
+    "hashlib",  # ~2 ms loading OpenSSL; fingerprints use tribunal.util.sha
 }
 
 _CONFIG = (

@@ -110,6 +110,26 @@ def test_fingerprints_survive_a_move_and_tell_two_findings_on_a_line_apart(
     assert {f.fingerprint for f in changed}.isdisjoint({f.fingerprint for f in first})
 
 
+@pytest.mark.parametrize("builtin", [True, False])
+def test_fingerprint_digests_are_sha256_without_openssl_or_with_it(
+    monkeypatch: pytest.MonkeyPatch, builtin: bool
+) -> None:
+    """Fingerprints are stable across versions: the start-up-cheap SHA-256 is hashlib's."""
+    import hashlib
+
+    from tribunal.util import sha
+
+    sha._sha256.cache_clear()
+    if not builtin:  # an interpreter built without its own SHA-256: hashlib's is used
+        monkeypatch.setattr(sha, "_BUILTIN", ("_no_such_sha_module",))
+    try:
+        for data in (b"", b"analyzer\0a.py\0\0x = 1", "é\udcff".encode("utf-8", "replace")):
+            assert sha.sha256_hex(data) == hashlib.sha256(data).hexdigest()
+        assert (sha._sha256() is hashlib.sha256) is not builtin
+    finally:
+        sha._sha256.cache_clear()
+
+
 def test_report_bookkeeping(repo: GitRepo) -> None:
     repo.commit({"keep.py": "k\n"})
     repo.write(

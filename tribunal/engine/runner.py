@@ -26,6 +26,7 @@ from tribunal.engine.registry import BUILTINS, AnalyzerSpec
 from tribunal.engine.workers import Judged
 from tribunal.findings import AnalyzerError, Finding, Report
 from tribunal.gate import suppress
+from tribunal.util.sha import sha256_hex
 
 
 def enabled_specs(change: Change, only: Sequence[str] | None = None) -> list[AnalyzerSpec]:
@@ -152,9 +153,7 @@ def _fingerprinted(change: Change, findings: list[Finding]) -> list[Finding]:
 
 
 def _digest(parts: Iterable[str]) -> str:
-    import hashlib  # not at start-up: loading OpenSSL costs ~2 ms a commit
-
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "replace")).hexdigest()[:32]
+    return sha256_hex("\0".join(parts).encode("utf-8", "replace"))[:32]
 
 
 def _span_text(change: Change, finding: Finding) -> str:
