@@ -439,6 +439,16 @@ def test_a_touched_import_or_config_loads_what_judging_it_needs(repo: GitRepo) -
     assert sorted(SLOW_STDLIB & modules) == []
 
 
+def test_a_ts_test_file_loads_the_grammar_but_nothing_slow_around_it(repo: GitRepo) -> None:
+    """The TS side of the common case: the grammar is loaded, its wheel's resource reader not."""
+    test = "import { f } from './app';\n\ntest('f', () => {\n  expect(f()).toBe(1);\n});\n"
+    modules = _staged_modules(repo, {"app.ts": "export const f = () => 1;\n", "app.test.ts": test})
+    assert "tribunal.analyzers.assertion_free_test.jsts" in modules  # the probe sees the run
+    assert "tree_sitter_typescript._binding" in modules
+    assert sorted(SLOW_STDLIB & modules) == []
+    assert sorted(m for m in modules if m.startswith("importlib.resources")) == []
+
+
 @pytest.mark.parametrize("fmt", ["text", "md"])
 def test_a_file_name_that_is_not_utf8_never_crashes_a_strict_terminal(
     repo: GitRepo, fmt: str

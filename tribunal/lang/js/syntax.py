@@ -12,9 +12,10 @@ unknown, so the helpers here make finding them cheap.
 
 from __future__ import annotations
 
+import sys
 import threading
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query, Tree
@@ -35,16 +36,38 @@ def grammar(language: str) -> Language:
     from tree_sitter import Language
 
     if language == "javascript":
-        import tree_sitter_javascript
-
-        return Language(tree_sitter_javascript.language())
-    import tree_sitter_typescript
-
+        return Language(_grammar_binding("tree_sitter_javascript").language())
     if language == "typescript":
-        return Language(tree_sitter_typescript.language_typescript())
+        return Language(_grammar_binding("tree_sitter_typescript").language_typescript())
     if language == "tsx":
-        return Language(tree_sitter_typescript.language_tsx())
+        return Language(_grammar_binding("tree_sitter_typescript").language_tsx())
     raise ValueError(f"no tree-sitter grammar for {language!r}")
+
+
+def _grammar_binding(package: str) -> Any:
+    """The grammar wheel's compiled ``_binding`` module, without running the wheel's ``__init__``.
+
+    That ``__init__`` imports ``importlib.resources`` (and with it ``tempfile``,
+    ``shutil``, ``bz2``, ``lzma``, ``random``: ~4 ms of a commit) only to read
+    highlighting queries Tribunal never uses; the ``language*()`` functions it
+    re-exports are the binding's. A wheel laid out otherwise is imported as usual.
+    """
+    import importlib
+    import importlib.util
+    from importlib.machinery import PathFinder
+
+    name = f"{package}._binding"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(package)  # finds the package; does not run it
+    where = spec.submodule_search_locations if spec is not None else None
+    binding = PathFinder.find_spec(name, where) if where else None
+    if binding is None or binding.loader is None:
+        return importlib.import_module(package)
+    module = importlib.util.module_from_spec(binding)
+    binding.loader.exec_module(module)
+    sys.modules[name] = module  # what the package's own ``from ._binding import`` would find
+    return module
 
 
 @cache
