@@ -15,7 +15,7 @@ import posixpath
 import re
 
 from tribunal.change.model import Change
-from tribunal.lang.python.pytest_naming import ancestor_dirs
+from tribunal.lang.treepaths import ancestor_dirs
 
 _SECTIONS = ("dependencies", "peerDependencies", "devDependencies")
 #: One space run before and one after the operator, never two adjacent ``\s*`` (each

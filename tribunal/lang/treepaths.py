@@ -21,6 +21,15 @@ def parent_dir(path: str) -> str:
     return path.rpartition("/")[0]
 
 
+def ancestor_dirs(directory: str) -> list[str]:
+    """``a/b`` -> ``["a/b", "a", ""]``: a directory and those above it, up to the root."""
+    out = [directory]
+    while directory:
+        directory = posixpath.dirname(directory)
+        out.append(directory)
+    return out
+
+
 def resolve_path(directory: str, relative: str) -> str | None:
     """``relative`` read from ``directory``; None when it leaves the tree or is absolute."""
     if relative.startswith("/"):

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from tribunal.change.model import Change
 from tribunal.lang.per_change import PerChange
-from tribunal.lang.python.pytest_naming import ancestor_dirs
+from tribunal.lang.treepaths import ancestor_dirs
 from tribunal.util.bounds import load_json
 
 #: Base names whose focus each runner honours.

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from tribunal.change.model import Change, Source
 from tribunal.lang.paths import glob_matches
-from tribunal.lang.python.pytest_naming import ancestor_dirs
+from tribunal.lang.treepaths import ancestor_dirs
 from tribunal.util.bounds import load_json
 
 Reader = Callable[[str], Source | None]

@@ -29,8 +29,7 @@ from tribunal.lang.js.judge import Judgement, judge_test
 from tribunal.lang.js.module import ModuleIndex
 from tribunal.lang.js.testcases import JsTestCase
 from tribunal.lang.per_change import PerChange, head_tree_known
-from tribunal.lang.python.pytest_naming import ancestor_dirs
-from tribunal.lang.treepaths import parent_dir, resolve_path
+from tribunal.lang.treepaths import ancestor_dirs, parent_dir, resolve_path
 from tribunal.util.bounds import load_json
 
 MAX_HOPS = 2

@@ -17,7 +17,8 @@ import posixpath
 
 from tribunal.change.model import Change
 from tribunal.lang.per_change import PerChange, head_tree_known
-from tribunal.lang.python.pytest_naming import PytestNaming, ancestor_dirs
+from tribunal.lang.python.pytest_naming import PytestNaming
+from tribunal.lang.treepaths import ancestor_dirs
 
 #: unittest collects only ``TestCase`` subclasses (``class_scope`` knows them) and
 #: their ``test*`` methods: no plain test functions, no ``Test*`` classes by name.

@@ -19,9 +19,8 @@ import posixpath
 from tribunal.change.model import Change
 from tribunal.lang.python.index import ModuleIndex, top_level
 from tribunal.lang.python.marks import is_autouse_fixture
-from tribunal.lang.python.pytest_naming import ancestor_dirs
 from tribunal.lang.python.scope import FixtureImport, fixture_imports
-from tribunal.lang.treepaths import python_module_file, relative_base
+from tribunal.lang.treepaths import ancestor_dirs, python_module_file, relative_base
 from tribunal.lang.trees import python_derived
 
 MAX_HOPS = 3

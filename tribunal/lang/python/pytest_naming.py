@@ -168,15 +168,6 @@ def _patterns(value: object, default: tuple[str, ...]) -> tuple[str, ...]:
     return found or default
 
 
-def ancestor_dirs(directory: str) -> list[str]:
-    """``a/b`` -> ``["a/b", "a", ""]``: a directory and those above it, up to the root."""
-    out = [directory]
-    while directory:
-        directory = posixpath.dirname(directory)
-        out.append(directory)
-    return out
-
-
 def _prefix_or_glob(name: str, patterns: tuple[str, ...]) -> bool:
     for pattern in patterns:
         if any(c in pattern for c in "*?["):

@@ -30,11 +30,11 @@ from tribunal.lang.python.pytest_naming import (
     CONFIG_FILES,
     DEFAULT_NAMING,
     PytestNaming,
-    ancestor_dirs,
     config_in,
     naming_from_options,
 )
 from tribunal.lang.python.testcases import PyTestCase
+from tribunal.lang.treepaths import ancestor_dirs
 from tribunal.lang.trees import python_tree
 
 _NAMING: PerChange[str, PytestNaming] = PerChange()

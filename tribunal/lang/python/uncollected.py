@@ -19,8 +19,9 @@ from collections.abc import Callable
 
 from tribunal.change.model import Change
 from tribunal.lang.per_change import PerChange, head_tree_known
-from tribunal.lang.python.pytest_naming import ancestor_dirs, config_in
+from tribunal.lang.python.pytest_naming import config_in
 from tribunal.lang.python.pytest_project import is_python_test_file, naming_for
+from tribunal.lang.treepaths import ancestor_dirs
 from tribunal.lang.trees import python_tree
 
 _COLLECTORS: PerChange[str, bool] = PerChange()
