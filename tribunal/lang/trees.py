@@ -21,7 +21,6 @@ themselves from ``tribunal.lang.tree_cache``.
 
 from __future__ import annotations
 
-import ast
 import warnings
 import weakref
 from collections.abc import Callable, Hashable
@@ -32,6 +31,8 @@ from tribunal.lang.tree_cache import Parsed, orphans
 from tribunal.util.lru import BoundedCache, CacheStats
 
 if TYPE_CHECKING:
+    import ast
+
     from tree_sitter import Tree
 
 T = TypeVar("T")
@@ -113,6 +114,8 @@ def _parse(data: bytes, language: str, path: str) -> Parsed:
         from tribunal.lang.js import syntax as js
 
         return Parsed(js.parse(data, language), language, len(data))
+    import ast  # not at import: a JS/TS-only change never parses Python
+
     tree: ast.Module | None
     try:
         with warnings.catch_warnings():

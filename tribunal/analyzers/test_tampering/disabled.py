@@ -15,15 +15,18 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from tribunal.analyzers.test_tampering.common import listing, make, quoted
-from tribunal.analyzers.test_tampering.reasons import Disabler, disabler
 from tribunal.change.diff.model import FileChange
 from tribunal.change.model import Change
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.test_diff import TestDiff
 from tribunal.lang.test_record import TestRecord
 from tribunal.util.lazyre import lazy
+
+if TYPE_CHECKING:
+    from tribunal.analyzers.test_tampering.reasons import Disabler
 
 _UNREADABLE = lazy(r"^(?P<path>.*) \((?P<side>base|head)\) could not be read or parsed$")
 
@@ -35,8 +38,14 @@ def findings(change: Change, tests: TestDiff) -> Iterator[Finding]:
 
 
 def _disabled(change: Change, tests: TestDiff) -> Iterator[Finding]:
+    newly = tests.newly_disabled()
+    if not newly:
+        return
+    # Reading marks and skips (``ast``, the pytest marks) loads only for a disabled test.
+    from tribunal.analyzers.test_tampering.reasons import disabler
+
     groups: dict[tuple[str, Disabler], list[TestRecord]] = defaultdict(list)
-    for _old, new in tests.newly_disabled():
+    for _old, new in newly:
         found = disabler(change, new)
         if found is not None:
             groups[(new.head_path, found)].append(new)
