@@ -12,8 +12,6 @@ the rest of the change is judged in one piece, with the whole trees still readab
 excluded module can still satisfy an import). ``types:`` are not applied.
 """
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 from typing import Any, NamedTuple

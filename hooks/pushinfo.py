@@ -17,8 +17,6 @@ ref is left unjudged only when it is a deletion or names an object that is not
 a commit (a tag of a tree or a blob), and each one is named.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import NamedTuple
 

@@ -5,8 +5,6 @@ survive; older git prints one field per line, which is read the same way
 (such paths cannot be told apart there, and are simply not ours).
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from tribunal.errors import GitError

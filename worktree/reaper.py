@@ -18,8 +18,6 @@ such as ``tribunal-wt-99999999999999999999-x`` or another user's entry is
 skipped, never a crash.
 """
 
-from __future__ import annotations
-
 import os
 import re
 import shutil

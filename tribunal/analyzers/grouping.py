@@ -10,8 +10,6 @@ is the stable key the engine fingerprints instead of the first place, so an
 alert keeps its identity when the group gains or loses a place.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import NamedTuple
 

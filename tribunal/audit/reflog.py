@@ -8,8 +8,6 @@ backend: a stat tells whether anything is new, and no process is started per
 ref); other ref backends (reftable) are read through ``git reflog show``.
 """
 
-from __future__ import annotations
-
 import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field

@@ -19,8 +19,6 @@ signal. Reflogs are read through git (``git log -g``), never from the files
 under ``logs/``: reftable repositories have none.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -15,8 +15,6 @@ files of its language on that side in one batch: analyzers walk the change in
 order, and one round trip to git per file is what a big change would wait on.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path

@@ -4,8 +4,6 @@ Shared by the readers of Python defaults (``defaults_py``, ``defaults_calls``) a
 JS/TS ones (``defaults_js``, ``defaults_props``), below all of them.
 """
 
-from __future__ import annotations
-
 import ast
 from collections.abc import Hashable
 from typing import NamedTuple

@@ -18,8 +18,6 @@ are ``True`` and ``1``, and ``()`` and ``[]``. A default that is not a literal
 expression only to say that *something* changed.
 """
 
-from __future__ import annotations
-
 import ast
 from collections.abc import Hashable, Iterator
 
@@ -72,8 +70,6 @@ def _resolved(default: Default, constants: dict[str, Hashable]) -> Default:
     if default.value is None and default.text in constants:
         return default._replace(value=constants[default.text])
     return default
-
-
 
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> Iterator[Default]:

@@ -11,8 +11,6 @@ names no verifier still becomes a claim: the registry turns it into an
 UNVERIFIED "unrecognized claim", which is the safe direction.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
 from typing import NamedTuple

@@ -12,8 +12,6 @@ one) are a model's, not the author's: ``gather_claims`` returns them apart, to
 be verified as advice (``tribunal.claims.advisory``) and never to gate.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path

@@ -6,8 +6,6 @@ only the typed settings, so the change model can carry them without importing th
 analyzer table that validating the file needs.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple

@@ -4,8 +4,6 @@ The table holds only names and module paths so that validating config, or
 printing ``--help``, never imports an analyzer: each is imported when it runs.
 """
 
-from __future__ import annotations
-
 import enum
 import importlib
 from collections.abc import Iterable
@@ -24,7 +22,7 @@ class Kind(enum.Enum):
 class Analyzer(Protocol):
     """What an analyzer module provides: ``run(change)`` yielding findings."""
 
-    def run(self, change: Change) -> Iterable[Finding]: ...
+    def run(self, change: "Change") -> "Iterable[Finding]": ...
 
 
 class AnalyzerSpec(NamedTuple):

@@ -10,8 +10,6 @@
   they provably match it (``tribunal.change.diff_file``).
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import NamedTuple
 

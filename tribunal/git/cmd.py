@@ -10,8 +10,6 @@ never writes to or reads from the one it inherited, which a kill mid-read would
 leave half-answered for the parent.
 """
 
-from __future__ import annotations
-
 import contextlib
 import os
 import subprocess
@@ -65,7 +63,7 @@ _PIPELINE_BYTES = 8 << 10
 
 
 #: every ``Git`` alive in this process, so a forked child can renew their locks
-_LIVE: weakref.WeakSet[Git] = weakref.WeakSet()
+_LIVE: "weakref.WeakSet[Git]" = weakref.WeakSet()
 
 
 def _renew_locks_in_child() -> None:
@@ -194,7 +192,7 @@ class Git:
                 out.update(zip(chunk, blobs, strict=True))
         return [out[i] for i in range(len(specs))]
 
-    def read_tree(self, spec: str) -> list[TreeEntry] | None:
+    def read_tree(self, spec: str) -> "list[TreeEntry] | None":
         """The entries of the tree ``spec`` names (``rev:dir``), or None if it names none.
 
         Read through the running batch reader: listing a directory costs one
@@ -206,7 +204,7 @@ class Git:
             oid, found = self._own_reader().read_named([spec], _MAX_TREE, b"tree")[0]
         return _tree_entries(found, len(oid) // 2) if isinstance(found, bytes) else None
 
-    def _own_reader(self) -> _BatchReader:
+    def _own_reader(self) -> "_BatchReader":
         """This process's batch reader (held under ``_reader_lock``): one of its own, never
         one inherited through a fork, which a kill mid-read would leave half read."""
         if self._reader is None or self._reader.owner != os.getpid():
@@ -233,7 +231,7 @@ class Git:
                 self._reader.close()
             self._reader = None
 
-    def __enter__(self) -> Git:
+    def __enter__(self) -> "Git":
         return self
 
     def __exit__(self, *exc: object) -> None:

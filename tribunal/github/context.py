@@ -6,8 +6,6 @@ process it runs in. Each reader raises ``GitHubError`` with what to do when a
 value is missing or malformed; nothing is guessed.
 """
 
-from __future__ import annotations
-
 import json
 import re
 from collections.abc import Mapping

@@ -8,8 +8,6 @@ request's author could have the real report written into their own comment
 and then edit it into a fake all-green one.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any, Literal, NamedTuple
 

@@ -10,8 +10,6 @@ A note then says how much is shown and where the whole report is.
 One helper serves both limits, so the comment and the summary are cut alike.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator
 from typing import Literal, NamedTuple
@@ -44,7 +42,7 @@ class _Open(NamedTuple):
     fence: tuple[str, str] | None = None
     details: int = 0
 
-    def after(self, line: str) -> _Open:
+    def after(self, line: str) -> "_Open":
         text = line.rstrip("\r\n")
         if self.fence is not None:
             fence = self.fence[1]

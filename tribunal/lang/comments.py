@@ -10,8 +10,6 @@ comment node tree-sitter finds: ``//`` at the end of a line, ``/* */`` blocks
 and JSDoc. Only the comment's own text is returned, never the code beside it.
 """
 
-from __future__ import annotations
-
 import ast
 import io
 import tokenize

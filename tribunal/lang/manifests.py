@@ -30,8 +30,6 @@ No ``dataclasses`` and no parser at import time: hallucinated-symbol loads this 
 inside ``tribunal check --staged`` (tests/test_cli.py counts what start-up imports).
 """
 
-from __future__ import annotations
-
 import ast
 import re
 from collections.abc import Iterable, Iterator, Mapping

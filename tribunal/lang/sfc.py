@@ -9,8 +9,6 @@ component's own lines. A block whose ``lang`` Tribunal cannot parse
 listed as unreadable: what it imports, exports or defaults is unknown.
 """
 
-from __future__ import annotations
-
 import re
 from typing import NamedTuple
 

@@ -5,8 +5,6 @@ UTF-8), and analyzers may emit a line of 0 or an end before the start. These
 helpers make such values safe to print and to place, in one place.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from tribunal.findings import Finding

@@ -14,8 +14,6 @@ them), and only the rest of the bound is least-recently-used (the file being
 judged, the modules it imports). A change that fits is cached whole either way.
 """
 
-from __future__ import annotations
-
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable

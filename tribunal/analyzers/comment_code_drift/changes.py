@@ -21,8 +21,6 @@ the few declarations that matter); a file whose declarations turn out to
 matter only once every comment is read is parsed again then.
 """
 
-from __future__ import annotations
-
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -80,7 +78,7 @@ class _Later(NamedTuple):
 
 
 def changed_decls(
-    change: Change, files: list[FileChange], words: CommentWords | None = None
+    change: Change, files: list[FileChange], words: "CommentWords | None" = None
 ) -> Declared:
     """The changed declarations among ``files`` whose name ``words`` mentions (all: None)."""
     return _Survey(change, files, words).run()
@@ -89,7 +87,9 @@ def changed_decls(
 class _Survey:
     """One walk over the changed files, and what must be kept from one file to the next."""
 
-    def __init__(self, change: Change, files: list[FileChange], words: CommentWords | None) -> None:
+    def __init__(
+        self, change: Change, files: list[FileChange], words: "CommentWords | None"
+    ) -> None:
         self.change = change
         self.files = files
         self.words = words

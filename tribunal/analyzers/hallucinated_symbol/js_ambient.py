@@ -14,8 +14,6 @@ cannot make a missing file exist, but it adds names to ``./x``, so a name that
 file lacks is not certainly missing when an augmentation resolves to it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from functools import cached_property
 from typing import NamedTuple

@@ -15,8 +15,6 @@ export: the declaration's name and export status are read before it
 (``_open_error``).
 """
 
-from __future__ import annotations
-
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -49,7 +47,7 @@ class ExportSet(NamedTuple):
 
 
 def read_exports(
-    tree: Tree,
+    tree: "Tree",
     language: str,
     declaration_file: bool = False,
     *,
@@ -106,7 +104,7 @@ _MAX_JSDOC_TYPE = 4000
 _EXPORT_WORD = re.compile(rb"\bexport\b")
 
 
-def export_equals(root: Node) -> ExportSet | None:
+def export_equals(root: "Node") -> ExportSet | None:
     """``export = X`` in a ``.d.ts`` where ``X`` is one namespace declared once in the file,
     beside no other export: its members, fully expanded, plus ``default`` (interop). None
     when the file has no ``export =``; uncertain for anything else (a class's statics, an
@@ -142,11 +140,11 @@ def export_equals(root: Node) -> ExportSet | None:
     return ExportSet(frozenset(members), typescript_only=True)
 
 
-def _has_equals(node: Node) -> bool:
+def _has_equals(node: "Node") -> bool:
     return any(c.type == "=" for c in node.children)
 
 
-def _open_error(root: Node) -> str | None:
+def _open_error(root: "Node") -> str | None:
     """Why the file's parse errors may hide exports; None when every one sits inside the
     body of a top-level declaration whose name and export status the tree still shows.
 
@@ -174,7 +172,7 @@ def _open_error(root: Node) -> str | None:
     return None
 
 
-def _type_only_star(error: Node) -> bool:
+def _type_only_star(error: "Node") -> bool:
     """``export type * from`` (TypeScript 5.0), whose ``type`` the grammar reads as an ERROR:
     the statement is still a star re-export, of types only."""
     parent = error.parent
@@ -218,7 +216,7 @@ def _after_braces(text: str, index: int) -> int:
     return -1
 
 
-def _export(node: Node, names: set[str], stars: list[str]) -> str | None:
+def _export(node: "Node", names: set[str], stars: list[str]) -> str | None:
     """Add what one ``export`` statement exports; the reason when it defies enumeration."""
     children = {c.type for c in node.children}
     if "=" in children:
@@ -242,7 +240,7 @@ def _export(node: Node, names: set[str], stars: list[str]) -> str | None:
     return None
 
 
-def declared_names(node: Node) -> list[str]:
+def declared_names(node: "Node") -> list[str]:
     """Names a declaration binds (``declare`` wrappers and destructuring included)."""
     if node.type == "ambient_declaration":
         return [n for child in node.named_children for n in declared_names(child)]
@@ -263,7 +261,7 @@ def declared_names(node: Node) -> list[str]:
     return []
 
 
-def implicit_exports(root: Node) -> list[str]:
+def implicit_exports(root: "Node") -> list[str]:
     """What a ``.d.ts`` exports without ``export``: every top-level declaration, unless the
     file has an export declaration (``export {}``, ``export *``, ``export =``, ``export
     default <expr>``), which turns that off (TypeScript's "export context" rule)."""
@@ -277,7 +275,7 @@ def implicit_exports(root: Node) -> list[str]:
     return out
 
 
-def _is_export_declaration(node: Node) -> bool:
+def _is_export_declaration(node: "Node") -> bool:
     if node.type != "export_statement":
         return False
     kinds = {c.type for c in node.children}
@@ -286,7 +284,7 @@ def _is_export_declaration(node: Node) -> bool:
     return "default" in kinds and node.child_by_field_name("declaration") is None
 
 
-def pattern_names(node: Node) -> list[str]:
+def pattern_names(node: "Node") -> list[str]:
     """Identifiers a binding pattern binds: ``{ a, b: c, ...d }``, ``[e, , f = 1]``."""
     if node.type in ("identifier", "shorthand_property_identifier_pattern"):
         return [js.text(node)]
@@ -305,7 +303,7 @@ def pattern_names(node: Node) -> list[str]:
     return out
 
 
-def _clause_names(clause: Node) -> list[str]:
+def _clause_names(clause: "Node") -> list[str]:
     out = []
     for spec in clause.named_children:
         if spec.type != "export_specifier":
@@ -316,7 +314,7 @@ def _clause_names(clause: Node) -> list[str]:
     return [n for n in out if n]
 
 
-def _commonjs(root: Node, language: str) -> str | None:
+def _commonjs(root: "Node", language: str) -> str | None:
     """``amd`` for a ``define()`` call, ``commonjs`` for ``module.exports`` / ``exports``."""
     source = root.text or b""
     if b"exports" not in source and b"define" not in source:

@@ -12,8 +12,6 @@ test guards, is ``guarded``: at most UNVERIFIED. A statement with an ERROR or
 MISSING node in or around it is ``broken``: at most UNVERIFIED.
 """
 
-from __future__ import annotations
-
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -76,7 +74,7 @@ class JsImport(NamedTuple):
         return f"{verb} {{ {', '.join(listed)} }} from {self.specifier!r}"
 
 
-def read_imports(tree: Tree, language: str) -> list[JsImport]:
+def read_imports(tree: "Tree", language: str) -> list[JsImport]:
     found = js.find(language, _QUERY, tree.root_node)
     out = []
     for node in found.get("stmt", []):
@@ -90,7 +88,7 @@ def read_imports(tree: Tree, language: str) -> list[JsImport]:
     return sorted(out, key=lambda i: (i.line, i.end_line))
 
 
-def _statement(node: Node) -> JsImport | None:
+def _statement(node: "Node") -> JsImport | None:
     source = node.child_by_field_name("source")
     kind = "export" if node.type == "export_statement" else "import"
     if source is None:
@@ -126,7 +124,7 @@ def _statement(node: Node) -> JsImport | None:
     )
 
 
-def _call(node: Node) -> JsImport | None:
+def _call(node: "Node") -> JsImport | None:
     """``require('./x')`` / ``import('./x')`` with exactly one literal argument; never a
     ``require`` that an enclosing function binds (a bundle's own module loader)."""
     function = node.child_by_field_name("function")
@@ -160,7 +158,7 @@ _FUNCTIONS = frozenset(
 )  # fmt: skip
 
 
-def _binds_require(node: Node) -> bool:
+def _binds_require(node: "Node") -> bool:
     """Whether ``require`` is a parameter of an enclosing function (browserify / webpack
     bundles pass their own) or declared at the top of the file."""
     parent = node.parent
@@ -178,7 +176,7 @@ def _binds_require(node: Node) -> bool:
     return False
 
 
-def _declares_require(statement: Node) -> bool:
+def _declares_require(statement: "Node") -> bool:
     if statement.type in ("function_declaration", "class_declaration"):
         name = statement.child_by_field_name("name")
         return name is not None and js.text(name) == "require"
@@ -190,13 +188,13 @@ def _declares_require(statement: Node) -> bool:
     return False
 
 
-def _is_require(node: Node) -> bool:
+def _is_require(node: "Node") -> bool:
     return node.type in ("identifier", "shorthand_property_identifier_pattern") and (
         js.text(node) == "require"
     )
 
 
-def _walk(node: Node) -> list[Node]:
+def _walk(node: "Node") -> "list[Node]":
     out, stack = [], [node]
     while stack:
         current = stack.pop()
@@ -205,11 +203,11 @@ def _walk(node: Node) -> list[Node]:
     return out
 
 
-def _broken(node: Node) -> bool:
+def _broken(node: "Node") -> bool:
     return node.has_error or js.inside_error(node) or bool(js.error_nodes(node))
 
 
-def _guard(node: Node) -> str | None:
+def _guard(node: "Node") -> str | None:
     """Why a failing ``require`` / ``import()`` may be intended: where it sits."""
     child, parent = node, node.parent
     while parent is not None and parent.type not in _STOP:
@@ -228,7 +226,7 @@ def _guard(node: Node) -> str | None:
     return None
 
 
-def _asks_default(container: Node, kind: str) -> bool:
+def _asks_default(container: "Node", kind: str) -> bool:
     """``import x`` (an identifier in the clause) or ``{ default as x }`` / ``{ default }``."""
     if container.type == "import_clause" and any(
         c.type == "identifier" for c in container.named_children
@@ -241,7 +239,7 @@ def _asks_default(container: Node, kind: str) -> bool:
     return False
 
 
-def _specifiers(container: Node, kind: str) -> list[JsName]:
+def _specifiers(container: "Node", kind: str) -> list[JsName]:
     out = []
     for node in _descendants(container, kind):
         name = node.child_by_field_name("name")
@@ -253,11 +251,11 @@ def _specifiers(container: Node, kind: str) -> list[JsName]:
     return out
 
 
-def _name_text(name: Node) -> str | None:
+def _name_text(name: "Node") -> str | None:
     return js.string_value(name) if name.type == "string" else js.text(name)
 
 
-def _descendants(node: Node, kind: str) -> list[Node]:
+def _descendants(node: "Node", kind: str) -> "list[Node]":
     out = []
     for child in node.named_children:
         if child.type == kind:
@@ -267,7 +265,7 @@ def _descendants(node: Node, kind: str) -> list[Node]:
     return out
 
 
-def _in_ambient(node: Node) -> bool:
+def _in_ambient(node: "Node") -> bool:
     parent = node.parent
     while parent is not None:
         if parent.type in _AMBIENT:

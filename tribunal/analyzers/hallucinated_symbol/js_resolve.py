@@ -9,8 +9,6 @@ found (or not) in the user's ``node_modules``. Non-code files (``./logo.svg``)
 resolve as files with their own extension.
 """
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from tribunal.analyzers.hallucinated_symbol.js_generated import KIT, kit_module_kind

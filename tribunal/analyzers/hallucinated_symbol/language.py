@@ -9,8 +9,6 @@ at head, list what the change deleted or moved) is ``ImportHalf``; each half
 adds only how its language reads, resolves and names a module.
 """
 
-from __future__ import annotations
-
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from functools import cached_property

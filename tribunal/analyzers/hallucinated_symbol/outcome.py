@@ -1,7 +1,5 @@
 """What judging one imported name yields, shared by both languages and both rules."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -28,7 +26,7 @@ class Outcome(NamedTuple):
     detail: str = ""
     group: str = ""
 
-    def downgraded(self, why: str) -> Outcome:
+    def downgraded(self, why: str) -> "Outcome":
         """At most UNVERIFIED, saying why certainty was lost."""
         if self.verdict is not Verdict.CONTRADICTED:
             return self

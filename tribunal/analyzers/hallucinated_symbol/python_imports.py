@@ -8,8 +8,6 @@ expected to fail or skipped (``xfail``, ``XFAIL``, ``expectedFailure``,
 as a contradiction.
 """
 
-from __future__ import annotations
-
 import ast
 import builtins
 from collections.abc import Iterator

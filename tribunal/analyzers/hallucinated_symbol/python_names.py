@@ -12,8 +12,6 @@ to follow. A ``__getattr__`` that answers only literal names, and writes to
 the namespace under literal keys, add those names instead of a doubt.
 """
 
-from __future__ import annotations
-
 import ast
 import re
 from typing import TYPE_CHECKING, NamedTuple
@@ -84,7 +82,7 @@ def module_names(text: str, filename: str = "<module>") -> ModuleNames:
     return names_of_tree(tree, text)
 
 
-def own_names(tree: FileTree, path: str) -> ModuleNames:
+def own_names(tree: "FileTree", path: str) -> ModuleNames:
     """What the file at ``path`` in ``tree`` defines itself (star imports listed, not followed)."""
     source = tree.read(path)
     if source is None:
@@ -92,7 +90,7 @@ def own_names(tree: FileTree, path: str) -> ModuleNames:
     return names_of_tree(python_tree(source), source.text, _callee_reader(tree, path))
 
 
-def _callee_reader(tree: FileTree, path: str) -> CalleeReader:
+def _callee_reader(tree: "FileTree", path: str) -> "CalleeReader":
     """Functions of the modules ``path`` imports relatively, read from ``tree``."""
 
     def read(level: int, module: str, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -116,7 +114,7 @@ def _callee_reader(tree: FileTree, path: str) -> CalleeReader:
 
 
 def names_of_tree(
-    tree: ast.Module | None, text: str, callees: CalleeReader | None = None
+    tree: ast.Module | None, text: str, callees: "CalleeReader | None" = None
 ) -> ModuleNames:
     """The module-level names of a parsed module (None: it did not parse). ``callees`` reads
     the functions relative imports bind, for ``globals()`` handed to one (``python_handoff``)."""
@@ -148,7 +146,7 @@ def names_of_tree(
 
 
 class _Collector:
-    def __init__(self, tree: ast.Module, callees: CalleeReader | None) -> None:
+    def __init__(self, tree: ast.Module, callees: "CalleeReader | None") -> None:
         self.tree = tree
         self.callees = callees
         self.names: set[str] = set()

@@ -7,8 +7,6 @@ imports followed inside the same tree. Nothing is imported: every answer comes
 from listings and ASTs, cached for the run.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import NamedTuple
 

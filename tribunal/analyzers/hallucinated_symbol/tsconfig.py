@@ -11,8 +11,6 @@ SvelteKit's ``.svelte-kit/tsconfig.json`` or Nuxt's ``.nuxt/tsconfig.json``)
 is listed in ``generated``: what it maps is unknown until the tool runs.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple
 

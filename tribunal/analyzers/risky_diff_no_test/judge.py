@@ -1,7 +1,5 @@
 """Judging one changed source file: which risky words it touches, and which test covers it."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import NamedTuple
 

@@ -9,8 +9,6 @@ Words that name ordinary plumbing in most code bases (``session``, ``admin``,
 no signal.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import NamedTuple

@@ -5,8 +5,6 @@ record, None for a new test, and the head record) and at the lines the diff
 added. Findings are built here so that they all read alike.
 """
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple

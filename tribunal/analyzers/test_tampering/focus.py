@@ -13,8 +13,6 @@ configured with its defaults plus the usual ignore patterns does not collect.
 A ``.only`` there gets no finding.
 """
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
@@ -161,7 +159,7 @@ def _title(decision: Decision) -> str:
     return "a focused test was committed"
 
 
-def _marker(call: Node) -> Node:
+def _marker(call: "Node") -> "Node":
     """The ``only`` property (or ``fit`` name) of the call, where the focus is written."""
     node = call.child_by_field_name("function")
     while node is not None:

@@ -7,8 +7,6 @@ calls), or when the ``finally`` block returns. A ``catch`` that runs other
 code is only "caught" (UNVERIFIED).
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -39,7 +37,7 @@ class Swallow(NamedTuple):
     why: str
 
 
-def swallowed(root: Node, index: ModuleIndex, context: str | None) -> list[Swallow]:
+def swallowed(root: "Node", index: ModuleIndex, context: str | None) -> list[Swallow]:
     """Assertions called directly in a ``try`` block whose ``catch`` discards the failure."""
     if not mentions(index, b"try"):
         return []
@@ -51,7 +49,7 @@ def swallowed(root: Node, index: ModuleIndex, context: str | None) -> list[Swall
     return out
 
 
-def is_assertion(call: Node, index: ModuleIndex, context: str | None) -> bool:
+def is_assertion(call: "Node", index: ModuleIndex, context: str | None) -> bool:
     callee = call.child_by_field_name("function")
     if callee is None or callee.type not in ("identifier", "member_expression"):
         return False
@@ -64,8 +62,8 @@ def is_assertion(call: Node, index: ModuleIndex, context: str | None) -> bool:
 
 
 def _guarded(
-    node: Node, trys: list[Node], index: ModuleIndex, context: str | None
-) -> Iterator[tuple[Node, list[Node]]]:
+    node: "Node", trys: "list[Node]", index: ModuleIndex, context: str | None
+) -> "Iterator[tuple[Node, list[Node]]]":
     for child in node.named_children:
         if child.type in FUNCTIONS:
             continue  # a callback may run later, outside the ``try``
@@ -85,7 +83,7 @@ def _guarded(
         yield from _guarded(child, trys, index, context)
 
 
-def _settles_in_place(call: Node) -> bool:
+def _settles_in_place(call: "Node") -> bool:
     """False for ``expect(p).resolves...`` that is not awaited: it fails later, if at all."""
     text = js.text(call)
     if ".resolves" not in text and ".rejects" not in text:
@@ -95,7 +93,7 @@ def _settles_in_place(call: Node) -> bool:
 
 
 def _fate(
-    trys: list[Node], index: ModuleIndex, context: str | None
+    trys: "list[Node]", index: ModuleIndex, context: str | None
 ) -> tuple[int, str, bool, str] | None:
     for block in reversed(trys):
         handler = block.child_by_field_name("handler")
@@ -115,7 +113,7 @@ def _fate(
     return None
 
 
-def _handler_effect(handler: Node, index: ModuleIndex, context: str | None) -> str:
+def _handler_effect(handler: "Node", index: ModuleIndex, context: str | None) -> str:
     body = handler.child_by_field_name("body")
     if body is None:
         return "unknown"
@@ -130,7 +128,7 @@ def _handler_effect(handler: Node, index: ModuleIndex, context: str | None) -> s
     return "swallow" if all(_harmless(s) for s in statements) else "unknown"
 
 
-def _fails_test(call: Node, context: str | None) -> bool:
+def _fails_test(call: "Node", context: str | None) -> bool:
     """``done(err)``, ``t.fail()``, ``fail()``: the runner's own ways to fail a test."""
     callee = call.child_by_field_name("function")
     parts = dotted(callee) if callee is not None else []
@@ -139,7 +137,7 @@ def _fails_test(call: Node, context: str | None) -> bool:
     return parts[0] in ("done", "fail") or (context is not None and parts[0] == context)
 
 
-def _harmless(statement: Node) -> bool:
+def _harmless(statement: "Node") -> bool:
     kind = statement.type
     if kind in ("empty_statement", "break_statement", "continue_statement"):
         return True
@@ -158,7 +156,7 @@ def _harmless(statement: Node) -> bool:
     return all(a.type in ("identifier", "member_expression", "string") for a in arguments(expr))
 
 
-def _discarding_finally(block: Node) -> int | None:
+def _discarding_finally(block: "Node") -> int | None:
     final = block.child_by_field_name("finalizer")
     body = final.child_by_field_name("body") if final is not None else None
     if body is None:
@@ -169,6 +167,6 @@ def _discarding_finally(block: Node) -> int | None:
     return None
 
 
-def _handler_text(handler: Node) -> str:
+def _handler_text(handler: "Node") -> str:
     param = handler.child_by_field_name("parameter")
     return f"catch ({js.text(param)})" if param is not None else "catch"

@@ -5,8 +5,6 @@ what is no longer collected as ``Narrowing``s and report them the same way, and
 ``selection`` asks ``js_config`` whether to load the JS/TS half at all.
 """
 
-from __future__ import annotations
-
 import posixpath
 from collections.abc import Sequence
 from typing import NamedTuple

@@ -11,8 +11,6 @@ manager or call form), the head test no longer does, and a head ``try``
 around code the base checked catches it with a handler that does nothing.
 """
 
-from __future__ import annotations
-
 import ast
 from collections.abc import Iterator
 from typing import NamedTuple

@@ -12,8 +12,6 @@ for a later check, or a ``try`` whose ``else`` fails the test, is only
 "caught" (UNVERIFIED); a class Tribunal cannot resolve is not judged.
 """
 
-from __future__ import annotations
-
 import ast
 import builtins
 from collections.abc import Iterator

@@ -8,8 +8,6 @@ its condition either: ``e`` may still raise, but that is no check
 (``or_true``). The walk helpers here are shared with ``python_swallow``.
 """
 
-from __future__ import annotations
-
 import ast
 from collections.abc import Iterator
 from typing import NamedTuple

@@ -8,8 +8,6 @@ skipped call itself or the skipped suite around it (``describe.skip``,
 is quoted instead. Strict expected failures return None (see ``disabled``).
 """
 
-from __future__ import annotations
-
 import ast
 from typing import TYPE_CHECKING, NamedTuple
 

@@ -11,8 +11,6 @@ up to the root, and runner config files next to them. Only runners that
 define ``it``/``describe`` as globals count for a global call.
 """
 
-from __future__ import annotations
-
 import posixpath
 import re
 from typing import NamedTuple

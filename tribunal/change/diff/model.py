@@ -6,8 +6,6 @@ numbers, and ``removed_anchor`` says where in the new file each deletion sits
 only change is a deleted assertion still counts as touched.
 """
 
-from __future__ import annotations
-
 import bisect
 import enum
 from collections.abc import Mapping, Sequence, Set

@@ -7,8 +7,6 @@ module level, and TypeScript interfaces, type aliases, enums and namespaces.
 Anonymous functions (callbacks) have no stable name and are not listed.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
@@ -37,8 +35,8 @@ class JsDecl(NamedTuple):
     qualname: str
     name: str
     kind: str  # "function" | "class" | "method" | "variable" | "type" | "namespace"
-    node: Node
-    function: Node | None  # the node that holds ``parameters``, for functions and methods
+    node: "Node"
+    function: "Node | None"  # the node that holds ``parameters``, for functions and methods
 
     @property
     def first_line(self) -> int:
@@ -49,7 +47,7 @@ class JsDecl(NamedTuple):
         return last_line(self.node)
 
 
-def js_decls(root: Node) -> Iterator[JsDecl]:
+def js_decls(root: "Node") -> Iterator[JsDecl]:
     """Every named declaration, outermost first."""
     yield from _statements(root.named_children, "", top=True)
 
@@ -82,7 +80,7 @@ def normalized_up_to_locals(decl: JsDecl, language: str) -> str:
 
 
 def code_text(
-    node: Node, language: str, renames: dict[str, str] | None = None, within: Node | None = None
+    node: "Node", language: str, renames: dict[str, str] | None = None, within: "Node | None" = None
 ) -> str:
     """A node's code in a canonical form: comments dropped, layout and quote style ignored.
 
@@ -140,7 +138,7 @@ def _kept(match: re.Match[bytes]) -> bytes:
     return match[1]
 
 
-def _statements(nodes: list[Node], prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _statements(nodes: "list[Node]", prefix: str, *, top: bool) -> Iterator[JsDecl]:
     for node in nodes:
         if node.type in _PASS_THROUGH:
             yield from _exported(node, prefix, top=top)
@@ -148,7 +146,7 @@ def _statements(nodes: list[Node], prefix: str, *, top: bool) -> Iterator[JsDecl
             yield from _declaration(node, prefix, top=top)
 
 
-def _exported(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _exported(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
     is_default = any(c.type == "default" for c in node.children)
     for child in node.named_children:
         if is_default and child.type in FUNCTIONS | CLASSES and field(child, "name") is None:
@@ -161,7 +159,7 @@ def _exported(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
             yield from _declaration(child, prefix, top=top)
 
 
-def _declaration(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _declaration(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
     kind = node.type
     name_node = field(node, "name")
     name = text(name_node) if name_node is not None else ""
@@ -186,7 +184,7 @@ def _declaration(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
         yield from _exported(node, prefix, top=top)
 
 
-def _variable(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _variable(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
     name_node, value = field(node, "name"), field(node, "value")
     if name_node is None or name_node.type != "identifier":
         return
@@ -204,13 +202,13 @@ def _variable(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
             yield from _object_members(value, f"{qualname}.")
 
 
-def _body(function: Node, prefix: str) -> Iterator[JsDecl]:
+def _body(function: "Node", prefix: str) -> Iterator[JsDecl]:
     body = field(function, "body")
     if body is not None and body.type == "statement_block":
         yield from _statements(body.named_children, prefix, top=False)
 
 
-def _class_members(node: Node, prefix: str) -> Iterator[JsDecl]:
+def _class_members(node: "Node", prefix: str) -> Iterator[JsDecl]:
     body = field(node, "body")
     for member in body.named_children if body is not None else []:
         name_node = field(member, "name")
@@ -226,7 +224,7 @@ def _class_members(node: Node, prefix: str) -> Iterator[JsDecl]:
             yield JsDecl(f"{prefix}{name}", name, kind, member, function)
 
 
-def _object_members(node: Node, prefix: str) -> Iterator[JsDecl]:
+def _object_members(node: "Node", prefix: str) -> Iterator[JsDecl]:
     for member in node.named_children:
         if member.type == "method_definition":
             name_node = field(member, "name")

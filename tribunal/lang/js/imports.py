@@ -6,8 +6,6 @@ whose callback's ``t`` fails a test with no assertion; ``const { expect } =
 require('chai')`` is read the same way as an import.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -82,7 +80,7 @@ class Imports(NamedTuple):
     expect_names: frozenset[str] = frozenset()
 
 
-def read_imports(statements: Sequence[Node], bindings: Sequence[Node]) -> Imports:
+def read_imports(statements: "Sequence[Node]", bindings: "Sequence[Node]") -> Imports:
     """``import_statement`` nodes and declared names (for ``require``) -> ``Imports``.
 
     ``bindings`` are the ``name`` nodes of variable declarators (and other
@@ -112,7 +110,7 @@ def read_imports(statements: Sequence[Node], bindings: Sequence[Node]) -> Import
     return collector.build()
 
 
-def _require(collector: _Collector, pattern: Node) -> None:
+def _require(collector: "_Collector", pattern: "Node") -> None:
     """``const x = require('m')`` and ``const { a, b: c } = require('m')``."""
     declarator = pattern.parent
     if declarator is None or declarator.type != "variable_declarator":

@@ -8,8 +8,6 @@ fail at all. Same-file helpers are followed to a bounded depth, safe against
 recursion, and only when their name is bound once and visible from the call.
 """
 
-from __future__ import annotations
-
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -64,7 +62,7 @@ class _Outcome(NamedTuple):
     helpers: tuple[str, ...] = ()  # same-file helpers called that cannot fail
 
 
-def judge_test(test: JsTestCase, index: ModuleIndex) -> Judgement:
+def judge_test(test: "JsTestCase", index: ModuleIndex) -> Judgement:
     """Whether ``test`` can fail: PASS, UNVERIFIED or CONTRADICTED, with the evidence."""
     if test.callback is None:
         return _judge_reference(test, index)
@@ -95,7 +93,7 @@ def _passed(outcome: _Outcome) -> Judgement:
     return Judgement(Verdict.PASS, f"asserts: {shown}{more}", lines)
 
 
-def _judge_reference(test: JsTestCase, index: ModuleIndex) -> Judgement:
+def _judge_reference(test: "JsTestCase", index: ModuleIndex) -> Judgement:
     ref = test.body_ref
     label = js.text(ref) if ref is not None else "?"
     if ref is not None and ref.type == "identifier":
@@ -119,12 +117,12 @@ class _Follower:
     followed only when declared outside it or before the call.
     """
 
-    def __init__(self, index: ModuleIndex, root: Node) -> None:
+    def __init__(self, index: ModuleIndex, root: "Node") -> None:
         self.index = index
         self.root = root
 
     def function(
-        self, fn: Node, context: str | None, stack: tuple[Node, ...], is_test: bool = False
+        self, fn: "Node", context: str | None, stack: "tuple[Node, ...]", is_test: bool = False
     ) -> _Outcome:
         body = fn.child_by_field_name("body")
         if body is None:
@@ -165,7 +163,9 @@ class _Follower:
             helpers=tuple(dict.fromkeys(helpers)),
         )
 
-    def _unsafe(self, fn: Node, body: Node, harmless: set[Node], is_helper: bool) -> list[Event]:
+    def _unsafe(
+        self, fn: "Node", body: "Node", harmless: "set[Node]", is_helper: bool
+    ) -> list[Event]:
         bad = first_unsafe_reason(body, harmless)
         if bad is not None:
             node, why = bad
@@ -178,7 +178,7 @@ class _Follower:
         return []
 
     def _callee(
-        self, callee: Node, context: str | None, stack: tuple[Node, ...]
+        self, callee: "Node", context: str | None, stack: "tuple[Node, ...]"
     ) -> tuple[str, Event, _Outcome | None]:
         line = js.first_line(callee)
         parts = dotted(callee) if callee.type in ("identifier", "member_expression") else []
@@ -202,7 +202,7 @@ class _Follower:
         return "unknown", (line, f"it calls `{label}()`, which may assert"), None
 
     def _helper(
-        self, definition: FunctionDef, line: int, stack: tuple[Node, ...]
+        self, definition: FunctionDef, line: int, stack: "tuple[Node, ...]"
     ) -> tuple[str, Event, _Outcome | None]:
         name = definition.name
         if definition.node in stack or len(stack) >= _MAX_DEPTH:
@@ -222,7 +222,7 @@ class _Follower:
             return "unknown", event, cached
         return "harmless", (line, name), cached
 
-    def _visible(self, definition: FunctionDef, callee: Node) -> bool:
+    def _visible(self, definition: FunctionDef, callee: "Node") -> bool:
         if not _in_scope(definition, callee):
             return False
         if definition.hoisted or definition.node.end_byte <= callee.start_byte:
@@ -230,7 +230,7 @@ class _Follower:
         return not _contains(self.root, definition.node)
 
 
-def _should_chains(body: Node) -> list[Event]:
+def _should_chains(body: "Node") -> list[Event]:
     """chai/should.js ``x.should.equal(y)`` and ``x.should.be.true`` (no call needed).
 
     Read from the text, and only when nothing else asserts: a ``.should`` in a
@@ -243,15 +243,15 @@ def _should_chains(body: Node) -> list[Event]:
     return [(body.start_point[0] + raw.count(b"\n", 0, match.start()) + 1, ".should")]
 
 
-def _in_scope(definition: FunctionDef, node: Node) -> bool:
+def _in_scope(definition: FunctionDef, node: "Node") -> bool:
     return _contains(definition.scope, node)
 
 
-def _contains(outer: Node, inner: Node) -> bool:
+def _contains(outer: "Node", inner: "Node") -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
 
-def _plain_parameters(fn: Node) -> bool:
+def _plain_parameters(fn: "Node") -> bool:
     params = fn.child_by_field_name("parameters")
     if params is None:
         return True
@@ -268,7 +268,7 @@ def _plain_parameters(fn: Node) -> bool:
     return True
 
 
-def _cap(test: JsTestCase, outcome: _Outcome) -> str | None:
+def _cap(test: "JsTestCase", outcome: _Outcome) -> str | None:
     """Why a test in which nothing can fail is still not a certainty, if it is not."""
     error = _error_near(test.node)
     if error is not None:
@@ -294,7 +294,7 @@ def _cap(test: JsTestCase, outcome: _Outcome) -> str | None:
     return None
 
 
-def _error_near(call: Node) -> int | None:
+def _error_near(call: "Node") -> int | None:
     """Syntax errors in or right around a test call: error recovery may have cut it short."""
     for error in js.error_nodes(call):
         return js.first_line(error)
@@ -307,7 +307,7 @@ def _error_near(call: Node) -> int | None:
     return None
 
 
-def _why_nothing_fails(callback: Node, outcome: _Outcome) -> str:
+def _why_nothing_fails(callback: "Node", outcome: _Outcome) -> str:
     body = callback.child_by_field_name("body")
     statements = [] if body is None else [c for c in body.named_children if c.type != "comment"]
     if body is not None and body.type == "statement_block" and not statements:

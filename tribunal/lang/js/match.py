@@ -23,8 +23,6 @@ Anything else (other predicates, anonymous nodes, nested or several fields)
 is compiled as before (``parse_patterns`` returns None for it).
 """
 
-from __future__ import annotations
-
 import re
 import threading
 from typing import TYPE_CHECKING, NamedTuple
@@ -38,7 +36,7 @@ WALK_BUDGET = 5_000
 CALL_COST = 50
 
 
-def source_order(node: Node) -> tuple[int, int]:
+def source_order(node: "Node") -> tuple[int, int]:
     """Sort key of nodes in the order they are written: by start, an enclosing node first.
 
     Both ways of answering a query sort by it (this walk, and ``js.find`` after the
@@ -168,7 +166,7 @@ def _is_name(token: str) -> bool:
     return token.replace("_", "a").replace("-", "a").replace(".", "a").isalnum()
 
 
-def names_known(patterns: tuple[Pattern, ...], grammar: Language) -> bool:
+def names_known(patterns: tuple[Pattern, ...], grammar: "Language") -> bool:
     """Whether every node type and field the patterns name exists in ``grammar``.
 
     A name the grammar lacks makes compiling fail (``QueryError``); the walk
@@ -183,7 +181,7 @@ def names_known(patterns: tuple[Pattern, ...], grammar: Language) -> bool:
     return True
 
 
-def matches(patterns: tuple[Pattern, ...], node: Node) -> dict[str, list[Node]]:
+def matches(patterns: tuple[Pattern, ...], node: "Node") -> "dict[str, list[Node]]":
     """What ``QueryCursor.captures`` gives for ``patterns`` over ``node``'s subtree."""
     by_type: dict[str, list[Pattern]] = {}
     for pattern in patterns:
@@ -201,7 +199,7 @@ def matches(patterns: tuple[Pattern, ...], node: Node) -> dict[str, list[Node]]:
     return found
 
 
-def _match(pattern: Pattern, node: Node, found: dict[str, list[Node]]) -> None:
+def _match(pattern: Pattern, node: "Node", found: "dict[str, list[Node]]") -> None:
     if pattern.field is None:
         if pattern.capture is not None:
             found.setdefault(pattern.capture, []).append(node)

@@ -10,8 +10,6 @@ against cycles. A misspelled mock assertion (``m.called_once_with()``) is not
 an assertion; it is reported separately so the finding can say so.
 """
 
-from __future__ import annotations
-
 import ast
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -106,13 +104,13 @@ class _Scanner:
         context = _Context(fn, via, depth, nested, _shadowing_names(fn))
         self.block(fn.body, context)
 
-    def block(self, stmts: list[ast.stmt], ctx: _Context) -> None:
+    def block(self, stmts: list[ast.stmt], ctx: "_Context") -> None:
         for stmt in stmts:
             self.stmt(stmt, ctx)
             if isinstance(stmt, _TERMINAL):
                 break  # what follows in this block never runs
 
-    def stmt(self, stmt: ast.stmt, ctx: _Context) -> None:
+    def stmt(self, stmt: ast.stmt, ctx: "_Context") -> None:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             self.expressions([*stmt.decorator_list], ctx)
             return  # a nested body runs only when referenced (followed from there)
@@ -144,7 +142,7 @@ class _Scanner:
             else:
                 self.expressions(_expressions_in(value), ctx)
 
-    def assert_stmt(self, stmt: ast.Assert, ctx: _Context) -> None:
+    def assert_stmt(self, stmt: ast.Assert, ctx: "_Context") -> None:
         if id(stmt) in self.discounted or literal_truthy(stmt.test):
             self.tautology_lines.append(stmt.lineno)
             self.expressions([stmt.test], ctx)
@@ -157,7 +155,7 @@ class _Scanner:
             return
         self.add(stmt, "assert", ctx)
 
-    def expressions(self, exprs: Iterable[ast.AST], ctx: _Context) -> None:
+    def expressions(self, exprs: Iterable[ast.AST], ctx: "_Context") -> None:
         for expr in exprs:
             for node in ast.walk(expr):
                 if isinstance(node, ast.Call):
@@ -167,7 +165,7 @@ class _Scanner:
                 elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                     self.follow_method(node, ctx)
 
-    def call(self, call: ast.Call, ctx: _Context) -> None:
+    def call(self, call: ast.Call, ctx: "_Context") -> None:
         func = call.func
         name = self.index.qualify(func) or ""
         last = func.attr if isinstance(func, ast.Attribute) else name.rsplit(".", 1)[-1]
@@ -188,33 +186,33 @@ class _Scanner:
         elif last.lower().startswith("assert"):
             self.add(call, "assert-named", ctx)
 
-    def local_callable(self, func: ast.expr, ctx: _Context) -> bool:
+    def local_callable(self, func: ast.expr, ctx: "_Context") -> bool:
         if isinstance(func, ast.Name):
             return func.id in ctx.nested or (
                 func.id not in ctx.shadowed and bool(self.index.functions.get(func.id))
             )
         return self._method(func, ctx) is not None
 
-    def follow_name(self, name: str, ctx: _Context) -> None:
+    def follow_name(self, name: str, ctx: "_Context") -> None:
         if name in ctx.nested:
             self.function(ctx.nested[name], ctx.deeper(name, ctx.nested[name]), ctx.depth + 1)
         elif name not in ctx.shadowed:
             for helper in self.index.functions.get(name, ()):
                 self.function(helper, ctx.deeper(name, helper), ctx.depth + 1)
 
-    def follow_method(self, node: ast.Attribute, ctx: _Context) -> None:
+    def follow_method(self, node: ast.Attribute, ctx: "_Context") -> None:
         method = self._method(node, ctx)
         if method is not None:
             self.function(method, ctx.deeper(f"self.{node.attr}", method), ctx.depth + 1)
 
-    def _method(self, func: ast.expr, ctx: _Context) -> FuncDef | None:
+    def _method(self, func: ast.expr, ctx: "_Context") -> FuncDef | None:
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
             return None
         if self.cls is None or func.value.id not in ("self", "cls"):
             return None
         return self.index.method(self.cls, func.attr)
 
-    def add(self, node: ast.stmt | ast.expr, kind: str, ctx: _Context) -> None:
+    def add(self, node: ast.stmt | ast.expr, kind: str, ctx: "_Context") -> None:
         self.found.append(Assertion(node.lineno, kind, short(node).splitlines()[0], ctx.via))
 
 

@@ -6,8 +6,6 @@ classes, and simple ``NAME = value`` assignments at module or class level.
 Nested functions are named ``outer.<locals>.inner`` as Python does.
 """
 
-from __future__ import annotations
-
 import ast
 import copy
 from collections.abc import Iterator

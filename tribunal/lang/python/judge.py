@@ -7,8 +7,6 @@ expected-failure marks). Everything in between is UNVERIFIED: a smoke test
 fails only if the code it calls raises, which may be all it means to check.
 """
 
-from __future__ import annotations
-
 import ast
 from collections.abc import Sequence
 from typing import NamedTuple

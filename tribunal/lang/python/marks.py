@@ -6,8 +6,6 @@ test (or inverts its outcome), so an empty body alone no longer proves that
 the test can never fail. Marks pytest treats as labels change nothing.
 """
 
-from __future__ import annotations
-
 import ast
 import enum
 from collections.abc import Iterator

@@ -13,8 +13,6 @@ in this file makes them unknown here, one in another file is
 ``pytest_project``'s to look for.
 """
 
-from __future__ import annotations
-
 import ast
 import enum
 from collections.abc import Mapping, Sequence

@@ -9,8 +9,6 @@ one such file's text into a ``PytestNaming``; reading the files is
 ``tribunal.lang.python.pytest_project``'s job.
 """
 
-from __future__ import annotations
-
 import fnmatch
 import posixpath
 from collections.abc import Callable, Mapping
@@ -94,7 +92,7 @@ def _plugins(addopts: object) -> tuple[str, ...]:
 
 
 def config_in(
-    directory: str, read: Callable[[str], Source | None], *, bare_ini_counts: bool = True
+    directory: str, read: "Callable[[str], Source | None]", *, bare_ini_counts: bool = True
 ) -> tuple[str, Mapping[str, Any]] | None:
     """The config file pytest reads in ``directory``, and its pytest section's raw options.
 

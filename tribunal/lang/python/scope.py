@@ -6,8 +6,6 @@ decorators that wrap it. Each is collected here as a human-readable reason,
 because any of them can fail even when the body cannot.
 """
 
-from __future__ import annotations
-
 import ast
 from typing import NamedTuple
 

@@ -7,8 +7,6 @@ of their own (a context manager built and dropped), ``assert (x == 1, "msg")``
 are not assertions; the finding names each one so the author can fix it.
 """
 
-from __future__ import annotations
-
 import ast
 from typing import NamedTuple
 

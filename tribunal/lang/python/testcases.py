@@ -8,8 +8,6 @@ body (fixtures, ``setUp``, autouse fixtures, wrapping decorators).
 ``tests_of`` does all three for a run's ``Source``, once per file side.
 """
 
-from __future__ import annotations
-
 import ast
 import warnings
 from collections.abc import Iterator
@@ -83,7 +81,7 @@ class PyTests(NamedTuple):
     """One side of a test file: its index and its tests in source order (skipped ones too)."""
 
     module: ModuleIndex
-    tests: tuple[PyTestCase, ...]
+    tests: "tuple[PyTestCase, ...]"
 
 
 def tests_of(source: Source, naming: PytestNaming = DEFAULT_NAMING) -> PyTests | None:
@@ -219,7 +217,7 @@ class _BodyFacts(NamedTuple):
     disabled: dict[str, int]
 
     @classmethod
-    def of(cls, body: list[ast.stmt]) -> _BodyFacts:
+    def of(cls, body: list[ast.stmt]) -> "_BodyFacts":
         rebound: dict[int, int] = {}
         next_binding: dict[str, int] = {}
         for position in range(len(body) - 1, -1, -1):
