@@ -7,8 +7,9 @@ so a test can prove *which* content a diff source delivered. ``fake-flag`` turns
 marker words on added lines into verdicts; ``fake-boom`` crashes on chosen files;
 ``fake-slow`` sleeps so a test can interrupt a running analysis.
 
-``python -m tests.fake_analyzers check ...`` runs the real ``tribunal.cli.main``
-with the registry replaced by these fakes (a real subprocess, real git).
+``python -m tests.fake_analyzers check ...`` runs the real ``tribunal.cli.run`` (``main``,
+then the command's own way out) with the registry replaced by these fakes (a real
+subprocess, real git).
 """
 
 from __future__ import annotations
@@ -148,12 +149,12 @@ def _mark_ready(variable: str) -> None:
 
 
 if __name__ == "__main__":
-    from tribunal.cli import main
+    from tribunal.cli import run
     from tribunal.engine import registry
 
     install(registry.BUILTINS)
     _mark_ready("FAKE_MAIN_READY")
-    raise SystemExit(main(sys.argv[1:]))
+    run()
 
 
 def run_cli(

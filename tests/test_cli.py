@@ -394,6 +394,56 @@ def test_start_up_imports_nothing_heavy(repo: GitRepo, args: tuple[str, ...]) ->
     assert sorted(SLOW_STDLIB & set(modules)) == []
 
 
+_EXIT_PROBE = """\
+import atexit, sys, threading, time
+from tribunal.cli import run
+
+class Teardown:
+    def __del__(self):
+        print("torn down", flush=True)
+
+KEEP = Teardown()  # cleared, and so announced, only by the interpreter's teardown
+if "atexit" in sys.argv:
+    atexit.register(lambda: print("atexit ran", flush=True))
+if "thread" in sys.argv:
+    threading.Thread(target=lambda: (time.sleep(0.3), print("thread done", flush=True))).start()
+sys.argv = ["tribunal", *(a for a in sys.argv[1:] if a not in ("atexit", "thread"))]
+run()
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ((), []),  # nothing to wait for: no teardown
+        (("atexit",), ["atexit ran", "torn down"]),
+        (("thread",), ["thread done", "torn down"]),
+    ],
+)
+def test_the_command_skips_the_teardown_only_when_nothing_would_notice(
+    repo: GitRepo, extra: tuple[str, ...], expected: list[str]
+) -> None:
+    """``run`` leaves with ``os._exit`` after the output; an ``atexit`` handler or a
+    running thread gets the usual exit instead. The status and the output are the same."""
+    repo.write({"a.py": "x = 1\n"})
+    for args, code in ((("check", "--format", "json"), 0), (("check", "--no-such-flag"), 2)):
+        proc = subprocess.run(
+            [sys.executable, "-c", _EXIT_PROBE, *extra, *args],
+            cwd=repo.path,
+            capture_output=True,
+            text=True,
+        )
+        assert proc.returncode == code, proc.stderr
+        lines = proc.stdout.splitlines()
+        notes = [line for line in lines if line in ("atexit ran", "thread done", "torn down")]
+        report = [line for line in lines if line not in notes]
+        if code == 0:
+            assert json.loads("\n".join(report))["files_analyzed"] == 1
+            assert notes == expected
+        else:  # argparse's usage error is a SystemExit: always the usual exit
+            assert "unrecognized arguments" in proc.stderr and "torn down" in notes
+
+
 #: What judging an import needs (module roots, manifests, the installed environment).
 RESOLVERS = tuple(
     f"tribunal.analyzers.hallucinated_symbol.{name}"
