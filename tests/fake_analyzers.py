@@ -7,8 +7,8 @@ so a test can prove *which* content a diff source delivered. ``fake-flag`` turns
 marker words on added lines into verdicts; ``fake-boom`` crashes on chosen files;
 ``fake-slow`` sleeps so a test can interrupt a running analysis.
 
-``python -m tests.fake_analyzers check ...`` runs the real ``tribunal.cli.run`` (``main``,
-then the command's own way out) with the registry replaced by these fakes (a real
+``python -m tests.fake_analyzers check ...`` runs the real ``tribunal.entry.run`` (``main``
+and the command's own way in and out) with the registry replaced by these fakes (a real
 subprocess, real git).
 """
 
@@ -149,8 +149,8 @@ def _mark_ready(variable: str) -> None:
 
 
 if __name__ == "__main__":
-    from tribunal.cli import run
     from tribunal.engine import registry
+    from tribunal.entry import run
 
     install(registry.BUILTINS)
     _mark_ready("FAKE_MAIN_READY")

@@ -396,7 +396,7 @@ def test_start_up_imports_nothing_heavy(repo: GitRepo, args: tuple[str, ...]) ->
 
 _EXIT_PROBE = """\
 import atexit, sys, threading, time
-from tribunal.cli import run
+from tribunal.entry import run
 
 class Teardown:
     def __del__(self):
@@ -442,6 +442,45 @@ def test_the_command_skips_the_teardown_only_when_nothing_would_notice(
             assert notes == expected
         else:  # argparse's usage error is a SystemExit: always the usual exit
             assert "unrecognized arguments" in proc.stderr and "torn down" in notes
+
+
+_GC_PROBE = """\
+import gc, sys
+import tribunal.commands.check as check
+
+real = check.run
+
+
+def spy(ns):
+    print(f"enabled={gc.isenabled()} frozen={gc.get_freeze_count()}", flush=True)
+    return real(ns)
+
+
+check.run = spy
+from tribunal.entry import run
+
+run()
+"""
+
+
+def test_collection_waits_for_start_up_and_never_walks_its_objects_again(repo: GitRepo) -> None:
+    """The command pauses the collector while it starts; the check runs with it on, start-up's
+    objects frozen. A caller of ``main`` in its own process keeps its collector as it was."""
+    import gc
+
+    repo.write({"a.py": "x = 1\n"})
+    proc = subprocess.run(
+        [sys.executable, "-c", _GC_PROBE, "check", "--format", "json"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    state = dict(item.split("=") for item in proc.stdout.splitlines()[0].split())
+    assert state["enabled"] == "True" and int(state["frozen"]) > 10_000
+    frozen = gc.get_freeze_count()
+    assert cli.main(["check", "--cwd", str(repo.path), "--format", "json"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
 
 
 #: What judging an import needs (module roots, manifests, the installed environment).

@@ -193,7 +193,7 @@ def test_the_sdist_carries_a_test_suite_that_collects(
 def test_the_distribution_has_a_name_of_its_own_and_full_metadata() -> None:
     project = PYPROJECT["project"]
     assert project["name"] == "tribunal-gate"
-    assert project["scripts"] == {"tribunal": "tribunal.cli:run"}
+    assert project["scripts"] == {"tribunal": "tribunal.entry:run"}
     classifiers = set(project["classifiers"])
     for needed in (
         "Programming Language :: Python :: 3.11",

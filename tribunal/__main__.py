@@ -1,5 +1,5 @@
 """``python -m tribunal``: the same entry point as the console script."""
 
-from tribunal.cli import run
+from tribunal.entry import run
 
 run()

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
 
 from tribunal import __version__
 from tribunal.commands.helpformat import HelpFormatter
@@ -80,7 +78,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, on_command: Callable[[], None] | None = None) -> int:
+    """Run the command ``argv`` names; its exit code. ``on_command`` is called just before
+    the command itself runs, once its flags are read (``tribunal.entry``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args in (["--version"], ["-V"]):
         print(f"tribunal {__version__}")
@@ -96,6 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if func is None:
             parser.print_help(sys.stderr)
             return ExitCode.USAGE
+        if on_command is not None:
+            on_command()
         code = func(ns)
         sys.stdout.flush()
         return code
@@ -109,38 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_code(exc)
     except Exception as exc:
         return _internal_error(exc)
-
-
-def run() -> NoReturn:
-    """The ``tribunal`` command (console script, ``python -m tribunal``): ``main``, then exit.
-
-    Once the output is written and the status decided, the interpreter's teardown
-    (clearing ~250 modules, a last garbage collection) costs ~8 ms of every commit
-    and decides nothing. So when nothing can notice its absence (the output is
-    flushed, no other thread runs, nothing is registered with ``atexit``, no
-    profiler or tracer is attached) the process ends with ``os._exit``; otherwise
-    it exits as usual. A ``SystemExit`` from ``main`` (``--help``) exits as usual.
-    """
-    code = main()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):  # a guarded stream never raises; others might
-            stream.flush()
-    if _teardown_is_idle():
-        os._exit(code)
-    sys.exit(code)
-
-
-def _teardown_is_idle() -> bool:
-    """Whether a normal exit would run nothing but the interpreter's own clean-up."""
-    import atexit
-
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
-        return False  # a normal exit waits for other threads
-    handlers = getattr(atexit, "_ncallbacks", None)  # CPython's count; absent elsewhere
-    if handlers is None or handlers() > 0:
-        return False
-    return sys.getprofile() is None and sys.gettrace() is None
 
 
 def _tolerate_unencodable_output() -> None:
