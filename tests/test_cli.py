@@ -549,6 +549,16 @@ def test_a_touched_import_or_config_loads_what_judging_it_needs(repo: GitRepo) -
     assert sorted(SLOW_STDLIB & modules) == []
 
 
+def test_a_config_file_loads_yaml_and_nothing_slow_around_it(repo: GitRepo) -> None:
+    """A repository with a ``tribunal.yml`` reads it on every commit: PyYAML, no dataclasses."""
+    config = "analyzers:\n  risky-diff-no-test: true\nstrict: false\n"
+    body = _TESTS.replace("assert f() == 1", "assert f() == 1\n    assert f() > 0")
+    modules = _staged_modules(repo, {"test_app.py": body, "tribunal.yml": config})
+    assert {"yaml", "tribunal.config.schema"} <= modules
+    assert sorted(SLOW_STDLIB & modules) == []
+    assert _string_annotated_named_tuples(modules) == []
+
+
 def test_a_ts_test_file_loads_the_grammar_but_nothing_slow_around_it(repo: GitRepo) -> None:
     """The TS side of the common case: the grammar is loaded, its wheel's resource reader not."""
     test = "import { f } from './app';\n\ntest('f', () => {\n  expect(f()).toBe(1);\n});\n"

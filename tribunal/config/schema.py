@@ -4,14 +4,13 @@ Validating the composed node tree (rather than the loaded dict) means every
 error can name the file, the line and the key path. PyYAML's own constructor
 silently keeps the last of two duplicate keys; this checker rejects them.
 It stays hand-written (no pydantic) because the pre-commit hook loads config on
-every commit and must start fast.
+every commit and must start fast; for the same reason its rules are NamedTuples,
+not dataclasses (importing ``dataclasses`` costs a repository with a
+``tribunal.yml`` ~10 ms a commit; see ``tribunal.findings``).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import yaml
 
@@ -24,17 +23,16 @@ class Rule(Protocol):
     @property
     def expected(self) -> str: ...
 
-    def check(self, node: yaml.Node, where: Where) -> None: ...
+    def check(self, node: yaml.Node, where: "Where") -> None: ...
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
     """A file and a key path, for error messages."""
 
     file: str
     keys: tuple[str, ...] = ()
 
-    def child(self, key: str) -> Where:
+    def child(self, key: str) -> "Where":
         return Where(self.file, (*self.keys, key))
 
     def fail(self, node: yaml.Node, message: str) -> ConfigError:
@@ -44,8 +42,7 @@ class Where:
         return ConfigError(f"{self.file}:{line}: {path}: {message}")
 
 
-@dataclass(frozen=True)
-class Scalar:
+class Scalar(NamedTuple):
     """A scalar of one YAML type (``bool``, ``str``, ``int``, ``float``...)."""
 
     tags: tuple[str, ...]
@@ -64,8 +61,7 @@ class Scalar:
             raise where.fail(node, f"expected {self.expected}, found {node.value!r}")
 
 
-@dataclass(frozen=True)
-class ListOf:
+class ListOf(NamedTuple):
     item: Rule
     expected: str = "a list"
     max_items: int | None = None
@@ -81,8 +77,7 @@ class ListOf:
             self.item.check(child, where.child(f"[{index}]"))
 
 
-@dataclass(frozen=True)
-class MapOf:
+class MapOf(NamedTuple):
     """A mapping whose keys come from ``known`` (when given) and share one value rule."""
 
     value: Rule
@@ -98,12 +93,11 @@ class MapOf:
             self.value.check(child, where.child(key))
 
 
-@dataclass(frozen=True)
-class Struct:
+class Struct(NamedTuple):
     """A mapping with a fixed set of keys; unknown keys are errors (typo guard)."""
 
     fields: Mapping[str, Rule]
-    required: frozenset[str] = field(default_factory=frozenset)
+    required: frozenset[str] = frozenset()
     expected: str = "a mapping"
 
     def check(self, node: yaml.Node, where: Where) -> None:
