@@ -568,6 +568,8 @@ def test_a_ts_test_file_loads_the_grammar_but_nothing_slow_around_it(repo: GitRe
     assert sorted(SLOW_STDLIB & modules) == []
     assert sorted(m for m in modules if m.startswith("importlib.resources")) == []
     assert _string_annotated_named_tuples(modules) == []
+    # Python's own parser stays out (ast alone builds ~100 node classes: ~2.5 ms).
+    assert sorted({"ast", "tokenize"} & modules) == []
 
 
 @pytest.mark.parametrize("fmt", ["text", "md"])

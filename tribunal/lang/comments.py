@@ -10,17 +10,15 @@ comment node tree-sitter finds: ``//`` at the end of a line, ``/* */`` blocks
 and JSDoc. Only the comment's own text is returned, never the code beside it.
 """
 
-import ast
-import io
-import tokenize
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.change.model import Source
-from tribunal.lang.python.decls import docstring_node
 from tribunal.lang.trees import js_tree, python_tree
 
-_HOLDERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _JS_FAMILY = ("javascript", "typescript", "tsx")
+
+if TYPE_CHECKING:
+    import ast
 
 
 class CommentLine(NamedTuple):
@@ -30,6 +28,10 @@ class CommentLine(NamedTuple):
 
 
 def python_comments(source: Source) -> list[CommentLine]:
+    # The tokenizer and ast load for a Python file only: a JS/TS change never needs them.
+    import io
+    import tokenize
+
     out = []
     if b"#" in source.data:  # every comment starts with one: most test files need no tokenizer
         try:
@@ -59,9 +61,14 @@ def js_comments(source: Source, language: str) -> list[CommentLine]:
     return out
 
 
-def _docstrings(tree: ast.Module, source: Source) -> list[CommentLine]:
+def _docstrings(tree: "ast.Module", source: Source) -> list[CommentLine]:
+    import ast
+
+    from tribunal.lang.python.decls import docstring_node
+
     holders: list[ast.AST] = [tree]
-    holders += [n for n in ast.walk(tree) if isinstance(n, _HOLDERS)]
+    holding = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)  # a docstring's places
+    holders += [n for n in ast.walk(tree) if isinstance(n, holding)]
     out = []
     for holder in holders:
         doc = docstring_node(holder)

@@ -7,9 +7,7 @@ comments (which hold no identifier nodes) are skipped by construction.
 
 from __future__ import annotations
 
-import io
 import keyword
-import tokenize
 from collections import defaultdict
 from collections.abc import Collection
 
@@ -35,6 +33,9 @@ def names_on_lines(source: Source, language: str, lines: Collection[int]) -> dic
 
 
 def _python(source: Source, lines: Collection[int]) -> dict[int, list[str]]:
+    import io
+    import tokenize  # for a Python file only: a JS/TS change never loads it
+
     out: dict[int, list[str]] = defaultdict(list)
     last = max(lines)
     try:

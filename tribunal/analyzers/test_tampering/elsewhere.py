@@ -10,7 +10,6 @@ here can only cost a red, never cause one.
 
 from __future__ import annotations
 
-import ast
 import posixpath
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -91,6 +90,8 @@ def _is_ancestor_conftest(path: str, directory: str) -> bool:
 
 
 def _python_imports(change: Change, fc: FileChange) -> set[str]:
+    import ast  # for a Python test only: a JS/TS change never loads it
+
     source = change.head_source(fc)
     tree = python_tree(source) if source is not None else None
     if tree is None:

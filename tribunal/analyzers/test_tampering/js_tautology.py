@@ -16,15 +16,14 @@ a module, so calling it throws). The node helpers here are shared with
 
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
+
+from tree_sitter import Node
 
 from tribunal.lang.js import syntax as js
 from tribunal.lang.js.calls import FUNCTIONS
 from tribunal.lang.js.judge import CONTEXT_ASSERTIONS
 from tribunal.lang.js.module import ModuleIndex, dotted
-
-if TYPE_CHECKING:
-    from tree_sitter import Node
 
 Literal = tuple[str, object]
 
@@ -49,11 +48,11 @@ OR_TRUE = "or-true"
 class Spot(NamedTuple):
     line: int
     end: int
-    node: "Node"
+    node: Node
     why: str = ""  # ``OR_TRUE`` for ``expect(e || true)``; empty for literals
 
 
-def descendants(node: "Node", enter_functions: bool = True) -> "Iterator[Node]":
+def descendants(node: Node, enter_functions: bool = True) -> Iterator[Node]:
     """Named nodes under ``node`` in source order (optionally not entering nested functions)."""
     stack = list(reversed(node.named_children))
     while stack:
@@ -63,18 +62,18 @@ def descendants(node: "Node", enter_functions: bool = True) -> "Iterator[Node]":
             stack.extend(reversed(current.named_children))
 
 
-def spot(node: "Node") -> Spot:
+def spot(node: Node) -> Spot:
     return Spot(js.first_line(node), js.last_line(node), node)
 
 
-def arguments(call: "Node") -> "list[Node]":
+def arguments(call: Node) -> list[Node]:
     args = call.child_by_field_name("arguments")
     if args is None or args.type != "arguments":
         return []
     return [a for a in args.named_children if a.type != "comment"]
 
 
-def literal(node: "Node") -> Literal | None:
+def literal(node: Node) -> Literal | None:
     """The value of a literal: booleans, null, numbers, strings without substitutions."""
     kind = node.type
     if kind == "parenthesized_expression" and node.named_child_count == 1:
@@ -129,7 +128,7 @@ def same(left: Literal, right: Literal) -> bool:
     return True
 
 
-def tautologies(root: "Node", index: ModuleIndex, context: str | None) -> list[Spot]:
+def tautologies(root: Node, index: ModuleIndex, context: str | None) -> list[Spot]:
     """Assertion calls under ``root`` that can never fail (found through the call index)."""
     chai = mentions(index, b"chai")
     calls = [c.parent for c in index.callees.within(root) if c.parent is not None]
@@ -142,7 +141,7 @@ def tautologies(root: "Node", index: ModuleIndex, context: str | None) -> list[S
     return found
 
 
-def _or_true_matcher(call: "Node", index: ModuleIndex) -> bool:
+def _or_true_matcher(call: Node, index: ModuleIndex) -> bool:
     """``expect(e || true).toBeTruthy()``, ``expect(e || 1).not.toBeFalsy()``."""
     callee = call.child_by_field_name("function")
     if callee is None or callee.type != "member_expression" or arguments(call):
@@ -160,7 +159,7 @@ def _or_true_matcher(call: "Node", index: ModuleIndex) -> bool:
     return subject is not None and js.text(prop) in matchers and always_truthy(subject)
 
 
-def always_truthy(node: "Node") -> bool:
+def always_truthy(node: Node) -> bool:
     """``e || true``, ``true || e``, ``(e || 'x')``: an ``||`` with a truthy literal operand."""
     while node.type == "parenthesized_expression" and node.named_child_count == 1:
         node = node.named_children[0]
@@ -187,7 +186,7 @@ def mentions(index: ModuleIndex, word: bytes) -> bool:
     return found
 
 
-def _tautology(call: "Node", index: ModuleIndex, context: str | None, chai: bool) -> bool:
+def _tautology(call: Node, index: ModuleIndex, context: str | None, chai: bool) -> bool:
     callee = call.child_by_field_name("function")
     if callee is None:
         return False
@@ -221,7 +220,7 @@ def _tautology(call: "Node", index: ModuleIndex, context: str | None, chai: bool
     return False
 
 
-def _expect_subject(node: "Node", index: ModuleIndex, jest: bool = False) -> "Node | None":
+def _expect_subject(node: Node, index: ModuleIndex, jest: bool = False) -> Node | None:
     """``A`` of ``expect(A)`` when ``node`` is that call (``expect`` not defined here)."""
     if node.type != "call_expression":
         return None
@@ -241,7 +240,7 @@ def _expect_subject(node: "Node", index: ModuleIndex, jest: bool = False) -> "No
     return args[0] if len(args) == 1 else None
 
 
-def _chai_subject(node: "Node", index: ModuleIndex) -> "Node | None":
+def _chai_subject(node: Node, index: ModuleIndex) -> Node | None:
     """``A`` of ``expect(A).to.be`` (language chains only, no ``not``)."""
     while node.type == "member_expression":
         prop = node.child_by_field_name("property")
@@ -252,7 +251,7 @@ def _chai_subject(node: "Node", index: ModuleIndex) -> "Node | None":
     return _expect_subject(node, index)
 
 
-def _jest(method: str, subject: "Node", args: "list[Node]") -> bool:
+def _jest(method: str, subject: Node, args: list[Node]) -> bool:
     value = literal(subject)
     if method in _JEST_SAME and len(args) == 1:
         if method == "toBe" and subject.type == args[0].type == "identifier":
@@ -269,7 +268,7 @@ def _jest(method: str, subject: "Node", args: "list[Node]") -> bool:
     return method == "toBeDefined"
 
 
-def _named(method: str, args: "list[Node]") -> bool:
+def _named(method: str, args: list[Node]) -> bool:
     """``assert(true)``, ``assert.equal(1, 1)``, ``t.is(1, 1)``, ``t.false(false)``."""
     if not args:
         return False
@@ -285,6 +284,6 @@ def _named(method: str, args: "list[Node]") -> bool:
     return False
 
 
-def _same_literals(left: "Node", right: "Node") -> bool:
+def _same_literals(left: Node, right: Node) -> bool:
     a, b = literal(left), literal(right)
     return a is not None and b is not None and same(a, b)

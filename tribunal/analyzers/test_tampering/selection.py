@@ -13,9 +13,9 @@ no longer collected.
 
 from __future__ import annotations
 
-import ast
 import posixpath
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from tribunal.analyzers.test_tampering.common import fresh, fresh_indices
 from tribunal.analyzers.test_tampering.narrowing import Narrowing, js_config, report
@@ -23,9 +23,11 @@ from tribunal.change.diff.model import FileChange
 from tribunal.change.model import Change, Source
 from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding
-from tribunal.lang.python.index import top_level
 from tribunal.lang.python.pytest_naming import CONFIG_FILES, DEFAULT_NAMING, config_in
 from tribunal.lang.trees import python_tree
+
+if TYPE_CHECKING:
+    import ast
 
 _SELECTING = ("--deselect", "-k", "-m", "--ignore", "--ignore-glob")
 _INCLUDING = {
@@ -172,6 +174,11 @@ def _selections(tokens: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def _conftest(fc: FileChange, base: Source | None, head: Source) -> list[Narrowing]:
+    # ast and the Python index load for a changed conftest.py only (not for every change).
+    import ast
+
+    from tribunal.lang.python.index import top_level
+
     new_tree = python_tree(head)
     if new_tree is None:
         return []
@@ -193,6 +200,10 @@ def _conftest(fc: FileChange, base: Source | None, head: Source) -> list[Narrowi
 
 def _ignored(tree: ast.Module) -> list[str]:
     """Entries of ``collect_ignore``/``collect_ignore_glob``; unreadable ones as code."""
+    import ast
+
+    from tribunal.lang.python.index import top_level
+
     out: list[str] = []
     for stmt in top_level(tree.body):
         value: ast.expr | None = None
@@ -211,6 +222,8 @@ def _ignored(tree: ast.Module) -> list[str]:
 
 
 def _entries(value: ast.expr) -> list[str]:
+    import ast
+
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return [value.value]
     if isinstance(value, ast.List | ast.Tuple):

@@ -9,11 +9,11 @@ call is something else (``test.step``, ``it.next()``), so it is not a test.
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from tree_sitter import Node
+
 from tribunal.lang.js import syntax as js
 
 if TYPE_CHECKING:
-    from tree_sitter import Node
-
     from tribunal.lang.js.module import ModuleIndex
 
 FUNCTIONS = frozenset(
@@ -37,7 +37,7 @@ Modifier = tuple[str, "Node | None"]  # (name, the call's arguments when it was 
 class ApiCall(NamedTuple):
     """A call of the test API, classified."""
 
-    node: "Node"
+    node: Node
     role: str  # "test" | "suite" | "hook"
     runner: str | None
     skipped: bool
@@ -61,7 +61,7 @@ def api_calls(index: "ModuleIndex") -> list[ApiCall]:
     return found
 
 
-def _is_modifier_call(call: "Node") -> bool:
+def _is_modifier_call(call: Node) -> bool:
     """``it.each(t)`` in ``it.each(t)('x', fn)``: part of a callee, not a call of its own."""
     parent = call.parent
     return (
@@ -72,7 +72,7 @@ def _is_modifier_call(call: "Node") -> bool:
 
 
 def _classify(
-    callee: "Node", index: "ModuleIndex"
+    callee: Node, index: "ModuleIndex"
 ) -> tuple[str, str | None, bool, bool, bool, bool] | None:
     chain = _peel(callee)
     if chain is None:
@@ -106,7 +106,7 @@ def _classify(
     return role, runner, skipped, focused, inverted, each
 
 
-def _skipped_by_condition(mod: str, args: "Node | None") -> bool:
+def _skipped_by_condition(mod: str, args: Node | None) -> bool:
     """``it.skipIf(true)`` / ``it.runIf(false)``: skipped for certain (a literal condition)."""
     if mod not in ("skipIf", "runIf") or args is None or not args.named_children:
         return False
@@ -114,7 +114,7 @@ def _skipped_by_condition(mod: str, args: "Node | None") -> bool:
     return condition == ("true" if mod == "skipIf" else "false")
 
 
-def _peel(callee: "Node") -> tuple[str, list[Modifier]] | None:
+def _peel(callee: Node) -> tuple[str, list[Modifier]] | None:
     """``test.concurrent.each(t)`` -> (``test``, [(``concurrent``, None), (``each``, t)])."""
     mods: list[Modifier] = []
     called: Node | None = None
@@ -137,7 +137,7 @@ def _peel(callee: "Node") -> tuple[str, list[Modifier]] | None:
     return js.text(node), mods[::-1]
 
 
-def hook_scope(hook: "Node", suites: "set[Node]") -> "Node":
+def hook_scope(hook: Node, suites: set[Node]) -> Node:
     """The suite body or program whose tests a hook call applies to.
 
     A hook registered inside any other function (``function useDb() {
@@ -161,7 +161,7 @@ def hook_scope(hook: "Node", suites: "set[Node]") -> "Node":
     return hook
 
 
-def _root(node: "Node") -> "Node":
+def _root(node: Node) -> Node:
     while node.parent is not None:
         node = node.parent
     return node

@@ -9,14 +9,13 @@ Anonymous functions (callbacks) have no stable name and are not listed.
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
+
+from tree_sitter import Node
 
 from tribunal.change.model import Source
 from tribunal.lang.js.syntax import field, find, first_line, last_line, text
 from tribunal.lang.trees import js_derived
-
-if TYPE_CHECKING:
-    from tree_sitter import Node
 
 FUNCTIONS = frozenset(
     {"function_declaration", "generator_function_declaration", "function_expression",
@@ -35,8 +34,8 @@ class JsDecl(NamedTuple):
     qualname: str
     name: str
     kind: str  # "function" | "class" | "method" | "variable" | "type" | "namespace"
-    node: "Node"
-    function: "Node | None"  # the node that holds ``parameters``, for functions and methods
+    node: Node
+    function: Node | None  # the node that holds ``parameters``, for functions and methods
 
     @property
     def first_line(self) -> int:
@@ -47,7 +46,7 @@ class JsDecl(NamedTuple):
         return last_line(self.node)
 
 
-def js_decls(root: "Node") -> Iterator[JsDecl]:
+def js_decls(root: Node) -> Iterator[JsDecl]:
     """Every named declaration, outermost first."""
     yield from _statements(root.named_children, "", top=True)
 
@@ -80,7 +79,7 @@ def normalized_up_to_locals(decl: JsDecl, language: str) -> str:
 
 
 def code_text(
-    node: "Node", language: str, renames: dict[str, str] | None = None, within: "Node | None" = None
+    node: Node, language: str, renames: dict[str, str] | None = None, within: Node | None = None
 ) -> str:
     """A node's code in a canonical form: comments dropped, layout and quote style ignored.
 
@@ -138,7 +137,7 @@ def _kept(match: re.Match[bytes]) -> bytes:
     return match[1]
 
 
-def _statements(nodes: "list[Node]", prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _statements(nodes: list[Node], prefix: str, *, top: bool) -> Iterator[JsDecl]:
     for node in nodes:
         if node.type in _PASS_THROUGH:
             yield from _exported(node, prefix, top=top)
@@ -146,7 +145,7 @@ def _statements(nodes: "list[Node]", prefix: str, *, top: bool) -> Iterator[JsDe
             yield from _declaration(node, prefix, top=top)
 
 
-def _exported(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _exported(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
     is_default = any(c.type == "default" for c in node.children)
     for child in node.named_children:
         if is_default and child.type in FUNCTIONS | CLASSES and field(child, "name") is None:
@@ -159,7 +158,7 @@ def _exported(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
             yield from _declaration(child, prefix, top=top)
 
 
-def _declaration(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _declaration(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
     kind = node.type
     name_node = field(node, "name")
     name = text(name_node) if name_node is not None else ""
@@ -184,7 +183,7 @@ def _declaration(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
         yield from _exported(node, prefix, top=top)
 
 
-def _variable(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
+def _variable(node: Node, prefix: str, *, top: bool) -> Iterator[JsDecl]:
     name_node, value = field(node, "name"), field(node, "value")
     if name_node is None or name_node.type != "identifier":
         return
@@ -202,13 +201,13 @@ def _variable(node: "Node", prefix: str, *, top: bool) -> Iterator[JsDecl]:
             yield from _object_members(value, f"{qualname}.")
 
 
-def _body(function: "Node", prefix: str) -> Iterator[JsDecl]:
+def _body(function: Node, prefix: str) -> Iterator[JsDecl]:
     body = field(function, "body")
     if body is not None and body.type == "statement_block":
         yield from _statements(body.named_children, prefix, top=False)
 
 
-def _class_members(node: "Node", prefix: str) -> Iterator[JsDecl]:
+def _class_members(node: Node, prefix: str) -> Iterator[JsDecl]:
     body = field(node, "body")
     for member in body.named_children if body is not None else []:
         name_node = field(member, "name")
@@ -224,7 +223,7 @@ def _class_members(node: "Node", prefix: str) -> Iterator[JsDecl]:
             yield JsDecl(f"{prefix}{name}", name, kind, member, function)
 
 
-def _object_members(node: "Node", prefix: str) -> Iterator[JsDecl]:
+def _object_members(node: Node, prefix: str) -> Iterator[JsDecl]:
     for member in node.named_children:
         if member.type == "method_definition":
             name_node = field(member, "name")

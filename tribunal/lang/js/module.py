@@ -13,13 +13,12 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
+
+from tree_sitter import Node, Tree
 
 from tribunal.lang.js import syntax as js
 from tribunal.lang.js.imports import TEST_API, Imports, read_imports
-
-if TYPE_CHECKING:
-    from tree_sitter import Node, Tree
 
 _QUERY = """
 (call_expression function: (_) @callee)
@@ -59,23 +58,23 @@ class FunctionDef(NamedTuple):
     """A same-file function a call can be followed into."""
 
     name: str
-    node: "Node"  # the function itself (declaration, arrow or function expression)
-    scope: "Node"  # the block or program its name is visible in
+    node: Node  # the function itself (declaration, arrow or function expression)
+    scope: Node  # the block or program its name is visible in
     hoisted: bool  # a function declaration (callable before its line)
 
 
 class Positions(NamedTuple):
     """Nodes of one kind in source order, searchable by byte range."""
 
-    nodes: "Sequence[Node]"
+    nodes: Sequence[Node]
     starts: Sequence[int]
 
     @classmethod
-    def of(cls, nodes: "Iterable[Node]") -> "Positions":
+    def of(cls, nodes: Iterable[Node]) -> "Positions":
         ordered = sorted(nodes, key=lambda n: n.start_byte)
         return cls(ordered, [n.start_byte for n in ordered])
 
-    def within(self, node: "Node") -> "Sequence[Node]":
+    def within(self, node: Node) -> Sequence[Node]:
         lo = bisect.bisect_left(self.starts, node.start_byte)
         hi = bisect.bisect_left(self.starts, node.end_byte, lo)
         return self.nodes[lo:hi]
@@ -84,18 +83,18 @@ class Positions(NamedTuple):
 class ModuleIndex(NamedTuple):
     """Everything judging a test in this file needs, computed once per file."""
 
-    tree: "Tree"
+    tree: Tree
     language: str
     callees: Positions
     effects: Positions  # throw statements, ``new`` and ``await``/``yield``
-    api_calls: "tuple[Node, ...]"
+    api_calls: tuple[Node, ...]
     imports: Imports
     definitions: dict[str, list[FunctionDef]]
-    binders: "dict[str, list[Node]]"  # raw binding captures, counted only when needed
+    binders: dict[str, list[Node]]  # raw binding captures, counted only when needed
     cache: dict[object, object]  # what judging its tests computed once (a new dict per index)
 
     @property
-    def root(self) -> "Node":
+    def root(self) -> Node:
         return self.tree.root_node
 
     def helper(self, name: str) -> FunctionDef | None:
@@ -113,7 +112,7 @@ class ModuleIndex(NamedTuple):
             self.cache["binding-counts"] = counts
         return defs[0] if counts[name] == 1 else None
 
-    def binds_api_name(self, name: str, at: "Node | None" = None) -> bool:
+    def binds_api_name(self, name: str, at: Node | None = None) -> bool:
         """Whether this file binds the test-API name ``name`` itself (where ``at`` sees it).
 
         ``import { test } from './fixtures'`` or ``const test = base.extend({...})``:
@@ -164,7 +163,7 @@ class ModuleIndex(NamedTuple):
         return (root, member) in _MEMBER_ASSERTIONS
 
 
-def dotted(node: "Node") -> list[str]:
+def dotted(node: Node) -> list[str]:
     """``a.b.c`` of a callee: its leading run of plain identifiers and dots.
 
     ``expect(x).toBe`` gives ``['expect']``, ``sinon.assert.calledOnce`` gives
@@ -178,7 +177,7 @@ def dotted(node: "Node") -> list[str]:
     return [part.strip().decode() for part in match.group(1).split(b".")]
 
 
-def index_module(tree: "Tree", language: str) -> ModuleIndex:
+def index_module(tree: Tree, language: str) -> ModuleIndex:
     """Read a parsed file's bindings and call sites (one query over the whole tree)."""
     found = js.find(language, _QUERY, tree.root_node)
     definitions: dict[str, list[FunctionDef]] = {}
@@ -201,7 +200,7 @@ def index_module(tree: "Tree", language: str) -> ModuleIndex:
     )
 
 
-def _api_calls(callees: "Sequence[Node]", imports: Imports) -> "tuple[Node, ...]":
+def _api_calls(callees: Sequence[Node], imports: Imports) -> tuple[Node, ...]:
     """Calls whose callee chain starts at a test-API name (or an imported alias of one).
 
     Only the callee's leading identifier is read here (a byte-level match), so
@@ -216,7 +215,7 @@ def _api_calls(callees: "Sequence[Node]", imports: Imports) -> "tuple[Node, ...]
     return tuple(found)
 
 
-def _function_defs(found: "dict[str, list[Node]]") -> Iterable[FunctionDef]:
+def _function_defs(found: dict[str, list[Node]]) -> Iterable[FunctionDef]:
     for name_node in found.get("fn", []):
         decl = name_node.parent
         if decl is not None:
@@ -233,7 +232,7 @@ def _function_defs(found: "dict[str, list[Node]]") -> Iterable[FunctionDef]:
             yield FunctionDef(js.text(name), value, _scope_of(declarator), hoisted=False)
 
 
-def _binding_scope(name: "Node") -> "Node":
+def _binding_scope(name: Node) -> Node:
     """Where a bound name is visible: an arrow's or catch clause's own parameter, or a block."""
     parent = name.parent
     if parent is None:
@@ -243,7 +242,7 @@ def _binding_scope(name: "Node") -> "Node":
     return _scope_of(parent)
 
 
-def _scope_of(node: "Node") -> "Node":
+def _scope_of(node: Node) -> Node:
     """The block (or program) a declaration's name is visible in."""
     current = node.parent
     while current is not None and current.type not in ("statement_block", "program"):
@@ -252,7 +251,7 @@ def _scope_of(node: "Node") -> "Node":
 
 
 def _binding_counts(
-    binders: "dict[str, list[Node]]", names: set[str], imports: Imports
+    binders: dict[str, list[Node]], names: set[str], imports: Imports
 ) -> Counter[str]:
     """How often each of ``names`` is bound anywhere in the file (over-counting is safe)."""
     counts: Counter[str] = Counter(name for name in imports.bound if name in names)

@@ -13,6 +13,8 @@ Whether a test can fail is ``tribunal.lang.js.judge.judge_test``.
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from tree_sitter import Node, Tree
+
 from tribunal.lang.js import syntax as js
 from tribunal.lang.js.calls import FUNCTIONS, ApiCall, api_calls, hook_scope
 from tribunal.lang.js.module import ModuleIndex, index_module
@@ -20,8 +22,6 @@ from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.trees import js_derived
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Tree
-
     from tribunal.change.model import Source
 
 _TEST_DIRS = frozenset({"__tests__", "__test__", "test", "tests", "spec"})
@@ -66,9 +66,9 @@ class JsTestCase(NamedTuple):
 
     name: str
     title: str
-    node: "Node"
-    callback: "Node | None"
-    body_ref: "Node | None"
+    node: Node
+    callback: Node | None
+    body_ref: Node | None
     start_line: int
     end_line: int
     skipped: bool
@@ -116,7 +116,7 @@ def tests_of(source: "Source", language: str) -> tuple[ModuleIndex, tuple[JsTest
     return js_derived(source, language, "js_tests", lambda tree: _indexed(tree, language))
 
 
-def _indexed(tree: "Tree", language: str) -> tuple[ModuleIndex, tuple[JsTestCase, ...]]:
+def _indexed(tree: Tree, language: str) -> tuple[ModuleIndex, tuple[JsTestCase, ...]]:
     index = index_module(tree, language)
     return index, tuple(discover_tests(index))
 
@@ -134,7 +134,7 @@ def discover_tests(index: ModuleIndex) -> list[JsTestCase]:
 def _test_case(
     call: ApiCall,
     suites: Sequence[ApiCall],
-    hooks: "Sequence[tuple[Node, Node]]",
+    hooks: Sequence[tuple[Node, Node]],
     index: ModuleIndex | None = None,
 ) -> JsTestCase | None:
     args_node = call.node.child_by_field_name("arguments")
@@ -186,7 +186,7 @@ def _test_case(
     )
 
 
-def _annotations(callback: "Node | None", base: str) -> dict[str, str]:
+def _annotations(callback: Node | None, base: str) -> dict[str, str]:
     """Playwright's in-body ``test.skip()``, ``test.fixme()``, ``test.fail()``: unconditional
     (no argument, or a literal ``true``) calls at the top of the body mark the whole test;
     a conditional one is kept as written under ``conditional``."""
@@ -210,13 +210,13 @@ def _annotations(callback: "Node | None", base: str) -> dict[str, str]:
     return found
 
 
-def _option_caveat(value: "Node | None") -> str | None:
+def _option_caveat(value: Node | None) -> str | None:
     if value is None or value.parent is None:
         return None
     return f"its option `{' '.join(js.text(value.parent).split())[:60]}` lets the runner fail it"
 
 
-def _async_suite(node: "Node", suites: Sequence[ApiCall]) -> str | None:
+def _async_suite(node: Node, suites: Sequence[ApiCall]) -> str | None:
     """A suite around the test whose callback is ``async``: Jest fails such a file."""
     for suite in suites:
         call = suite.node
@@ -230,7 +230,7 @@ def _async_suite(node: "Node", suites: Sequence[ApiCall]) -> str | None:
     return None
 
 
-def _options(args: "Sequence[Node]") -> "dict[str, Node]":
+def _options(args: Sequence[Node]) -> dict[str, Node]:
     """What an options object says: ``{ skip: true }``, ``{ fn() {} }``, ``{ name: 'x' }``.
 
     Values are nodes; ``skipped``/``inverted`` are present only when the
@@ -255,7 +255,7 @@ def _options(args: "Sequence[Node]") -> "dict[str, Node]":
     return found
 
 
-def _option(found: "dict[str, Node]", key: str, value: "Node") -> None:
+def _option(found: dict[str, Node], key: str, value: Node) -> None:
     on = value.type == "true" or value.type in ("string", "template_string")
     if key == "fn" and value.type in FUNCTIONS:
         found["fn"] = value
@@ -271,7 +271,7 @@ def _option(found: "dict[str, Node]", key: str, value: "Node") -> None:
         found["checked"] = value  # node:test counts assertions; Deno may refuse permissions
 
 
-def _title(args: "Sequence[Node]", options: "dict[str, Node]") -> str:
+def _title(args: Sequence[Node], options: dict[str, Node]) -> str:
     first = args[0]
     value = js.string_value(first)
     if value is not None:
@@ -287,7 +287,7 @@ def _title(args: "Sequence[Node]", options: "dict[str, Node]") -> str:
     return " ".join(js.text(first).split())[:80]
 
 
-def _suite_path(node: "Node", suites: Sequence[ApiCall]) -> tuple[list[str], bool]:
+def _suite_path(node: Node, suites: Sequence[ApiCall]) -> tuple[list[str], bool]:
     """Titles of the suites around ``node``, outermost first, and whether one is skipped."""
     titles: list[str] = []
     skipped = False
@@ -303,14 +303,14 @@ def _suite_path(node: "Node", suites: Sequence[ApiCall]) -> tuple[list[str], boo
     return titles, skipped
 
 
-def _setup_for(node: "Node", hooks: "Sequence[tuple[Node, Node]]") -> "Node | None":
+def _setup_for(node: Node, hooks: Sequence[tuple[Node, Node]]) -> Node | None:
     for scope, hook in hooks:
         if scope.start_byte <= node.start_byte and node.end_byte <= scope.end_byte:
             return hook
     return None
 
 
-def _params(callback: "Node | None") -> list[str]:
+def _params(callback: Node | None) -> list[str]:
     """The callback's parameter names (``""`` for a destructured one)."""
     if callback is None:
         return []
