@@ -1,8 +1,10 @@
 """The JavaScript/TypeScript front end: tree-sitter parsers, queries and node helpers.
 
 Every JS/TS analyzer parses through here so that a file is read by one cached
-parser per grammar. ``tree_sitter`` and the grammar wheels are imported on the
-first parse, never when Tribunal starts: a Python-only change pays nothing.
+parser per grammar. The grammar wheels are loaded on the first parse, and
+``tree_sitter`` with it or with the front end's modules that hold its nodes
+(loaded only for a JS/TS file), never when Tribunal starts: a Python-only
+change pays nothing.
 
 tree-sitter always returns a tree; syntax it cannot read (a typo, or valid
 modern TypeScript the grammar does not know, such as variance annotations)
