@@ -16,8 +16,6 @@ import ast
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from tribunal.analyzers.hallucinated_symbol.python_dynamic import bounded_writes, dynamic_reason
-from tribunal.analyzers.hallucinated_symbol.python_getattr import getattr_names
 from tribunal.lang.trees import python_tree
 
 if TYPE_CHECKING:
@@ -129,6 +127,8 @@ def names_of_tree(
     uncertain = collector.uncertain
     runtime = set(collector.written)
     if "__getattr__" in names:
+        from tribunal.analyzers.hallucinated_symbol.python_getattr import getattr_names
+
         answered = getattr_names(tree)
         if answered is None:
             uncertain = uncertain or "it defines a module-level __getattr__ open to any name"
@@ -258,6 +258,12 @@ class _Collector:
 
     def scan_dynamic(self, tree: ast.Module) -> None:
         """``global`` writes in functions and anything that defies enumeration."""
+        # Loaded for a module whose text hints at such writes only (most modules have none).
+        from tribunal.analyzers.hallucinated_symbol.python_dynamic import (
+            bounded_writes,
+            dynamic_reason,
+        )
+
         top = {id(n) for stmt in tree.body for n in _walk_flat(stmt)}
         parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
         for node in ast.walk(tree):
