@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-
 def js_defaults(
     source: Source, language: str, owner: str = "<module>", *, exported_props: bool = False
 ) -> list[Default]:
@@ -114,8 +113,6 @@ def _constant(node: Node, name: str) -> list[Default]:
     return [make_default("<module>", name, value)._replace(kind="constant")]
 
 
-
-
 def _parameter(function: str, param: Node) -> Iterator[Default]:
     if param.type in ("required_parameter", "optional_parameter"):
         pattern, value = field(param, "pattern"), field(param, "value")
@@ -128,21 +125,3 @@ def _parameter(function: str, param: Node) -> Iterator[Default]:
     if value is not None:
         yield make_default(function, pattern_name(pattern), value)
     yield from destructured_defaults(function, pattern, "")
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-

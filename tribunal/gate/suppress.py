@@ -7,7 +7,6 @@ an agent silencing the gate is exactly what the gate exists to notice.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Container, Iterable, Iterator
 
 from tribunal.change.diff.linetable import joined
@@ -16,14 +15,15 @@ from tribunal.change.model import Change, Source
 from tribunal.engine.registry import SUPPRESSION_ID
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.paths import language_of
+from tribunal.util.lazyre import lazy
 
 _COMMENT_STARTS = ("#", "//", "/*", "*", "<!--")
-_MARK = re.compile(r"(?:#|//|/\*|\*|<!--)\s*tribunal:\s*ignore\[([a-z0-9-]+)\]\s*(.*)")
+_MARK = lazy(r"(?:#|//|/\*|\*|<!--)\s*tribunal:\s*ignore\[([a-z0-9-]+)\]\s*(.*)")
 
 
 def parse_marker(line: str) -> tuple[str, str] | None:
     """(analyzer id, reason) of a suppression comment on ``line``, if any."""
-    match = _MARK.search(line)
+    match = _MARK().search(line)
     if match is None:
         return None
     reason = match[2].strip().removesuffix("*/").removesuffix("-->").strip()

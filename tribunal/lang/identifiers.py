@@ -8,19 +8,20 @@ keeps ``authors`` and ``tokenize`` from meaning ``auth`` and ``token``.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-_PIECE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_WORD = re.compile(r"[A-Za-z0-9]+")
+from tribunal.util.lazyre import lazy
+
+_PIECE = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_WORD = lazy(r"[A-Za-z0-9]+")
 
 
 @lru_cache(maxsize=8192)
 def split_words(name: str) -> tuple[str, ...]:
     """``parseSQLQuery`` -> ``("parse", "sql", "query")``; separators are any non-alphanumerics."""
     out: list[str] = []
-    for word in _WORD.findall(name):
-        out.extend(piece.lower() for piece in _PIECE.findall(word))
+    for word in _WORD().findall(name):
+        out.extend(piece.lower() for piece in _PIECE().findall(word))
     return tuple(out)
 
 

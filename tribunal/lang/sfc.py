@@ -13,6 +13,7 @@ import re
 from typing import NamedTuple
 
 from tribunal.change.model import Source
+from tribunal.util.lazyre import lazy
 
 SFC_EXTENSIONS = (".vue", ".svelte")
 _LANGS = {
@@ -20,9 +21,9 @@ _LANGS = {
     "ts": "typescript", "typescript": "typescript", "tsx": "tsx",
 }  # fmt: skip
 #: An opening ``<script ...>`` tag at the start of a line (template code cannot hold one).
-_OPEN = re.compile(r"^<script\b([^>]*)>", re.MULTILINE | re.IGNORECASE)
-_CLOSE = re.compile(r"</script\s*>", re.IGNORECASE)
-_ATTR = re.compile(r"""([\w:-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+_OPEN = lazy(r"^<script\b([^>]*)>", re.MULTILINE | re.IGNORECASE)
+_CLOSE = lazy(r"</script\s*>", re.IGNORECASE)
+_ATTR = lazy(r"""([\w:-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 
 
 class ScriptBlock(NamedTuple):
@@ -44,9 +45,9 @@ def script_blocks(source: Source) -> list[ScriptBlock]:
     """The component's script blocks in order; an unterminated one runs to the end."""
     text = source.text
     out = []
-    for match in _OPEN.finditer(text):
+    for match in _OPEN().finditer(text):
         start = match.end()
-        close = _CLOSE.search(text, start)
+        close = _CLOSE().search(text, start)
         end = close.start() if close is not None else len(text)
         attrs = _attributes(match.group(1))
         lang = attrs.get("lang")
@@ -75,7 +76,7 @@ def unreadable(block: ScriptBlock) -> str | None:
 
 def _attributes(raw: str) -> dict[str, str]:
     out = {}
-    for match in _ATTR.finditer(raw):
+    for match in _ATTR().finditer(raw):
         value = match.group(2) or match.group(3) or match.group(4) or ""
         out[match.group(1).lower()] = value
     return out

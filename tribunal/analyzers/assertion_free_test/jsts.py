@@ -9,7 +9,6 @@ only change is a deleted assertion is measured against its old span.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from tribunal.lang.js.module import ModuleIndex
 from tribunal.lang.js.project import judge_in_project
 from tribunal.lang.js.testcases import JsTestCase, is_test_file, tests_of
 from tribunal.lang.paths import language_of
+from tribunal.util.lazyre import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -35,7 +35,7 @@ _TITLES = {
 }
 _FIX = "Add an assertion on the behaviour the test is named for, or delete the test."
 _CHECK = "If it should check a result, assert on it; a smoke test that only runs code is fine."
-_TOKEN = re.compile(r"(\w+)|\S")  # a word, or one other visible character
+_TOKEN = lazy(r"(\w+)|\S")  # a word, or one other visible character
 _TEST_WORDS = frozenset({"it", "test", "specify", "fit"})  # ``Deno.test`` ends in ``test``
 
 Span = tuple[int, int]
@@ -138,7 +138,7 @@ def has_test_call(text: str) -> bool:
     """
     in_chain = False
     after_dot = False
-    for match in _TOKEN.finditer(text):
+    for match in _TOKEN().finditer(text):
         token = match[0]
         if in_chain and not after_dot and token in ("(", "`"):
             return True

@@ -19,6 +19,7 @@ import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.lang.js import syntax as js
+from tribunal.util.lazyre import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -96,8 +97,8 @@ def read_exports(
     return ExportSet(frozenset(names), tuple(stars), uncertain)
 
 
-_JSDOC_TYPE = re.compile(r"@(?:typedef|callback)\b")
-_IDENTIFIER = re.compile(r"\s*([A-Za-z_$][\w$]*)")
+_JSDOC_TYPE = lazy(r"@(?:typedef|callback)\b")
+_IDENTIFIER = lazy(r"\s*([A-Za-z_$][\w$]*)")
 _MAX_JSDOC_TYPE = 4000
 
 
@@ -189,13 +190,13 @@ def jsdoc_types(text: str) -> list[str] | None:
     """Types a JS module exports through JSDoc ``@typedef`` / ``@callback`` (for TypeScript's
     ``checkJs``); None when a tag's name cannot be read."""
     out = []
-    for match in _JSDOC_TYPE.finditer(text):
+    for match in _JSDOC_TYPE().finditer(text):
         index = match.end()
         while index < len(text) and text[index] in " \t":
             index += 1
         if text.startswith("{", index):
             index = _after_braces(text, index)
-        name = _IDENTIFIER.match(text, index) if index >= 0 else None
+        name = _IDENTIFIER().match(text, index) if index >= 0 else None
         if name is None:
             return None
         out.append(name[1])

@@ -12,10 +12,10 @@ test guards, is ``guarded``: at most UNVERIFIED. A statement with an ERROR or
 MISSING node in or around it is ``broken``: at most UNVERIFIED.
 """
 
-import re
 from typing import TYPE_CHECKING, NamedTuple
 
 from tribunal.lang.js import syntax as js
+from tribunal.util.lazyre import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -28,7 +28,7 @@ _QUERY = """
 """
 _AMBIENT = frozenset({"ambient_declaration", "module", "internal_module"})
 #: Calls whose argument's failure is the point (``expect(() => require('./x')).toThrow()``).
-_EXPECTS_FAILURE = re.compile(r"\b(?:expect|throws|rejects|assert\w*|doesNotThrow)\b")
+_EXPECTS_FAILURE = lazy(r"\b(?:expect|throws|rejects|assert\w*|doesNotThrow)\b")
 _STOP = frozenset({"program", "function_declaration", "class_body", "method_definition"})
 
 #: How a statement names its module, for the finding's text.
@@ -215,7 +215,7 @@ def _guard(node: "Node") -> str | None:
             return "it sits in a try block, which handles a failing load"
         if parent.type == "call_expression" and child != parent.child_by_field_name("function"):
             callee = parent.child_by_field_name("function")
-            if callee is not None and _EXPECTS_FAILURE.search(js.text(callee)):
+            if callee is not None and _EXPECTS_FAILURE().search(js.text(callee)):
                 return f"it is the argument of {js.text(callee)}(), which may expect it to fail"
         if parent.type in ("if_statement", "ternary_expression", "binary_expression"):
             condition = parent.child_by_field_name("condition")

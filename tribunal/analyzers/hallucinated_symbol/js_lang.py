@@ -8,7 +8,6 @@ the broken-importers rule looks for in files the diff did not touch.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from tribunal.analyzers.hallucinated_symbol.js_exports import read_exports
@@ -22,9 +21,10 @@ from tribunal.lang.paths import is_js_family, language_of
 from tribunal.lang.sfc import is_sfc
 from tribunal.lang.treepaths import parent_dir
 from tribunal.lang.trees import js_tree
+from tribunal.util.lazyre import lazy
 
 _GLOBS = ("*.js", "*.jsx", "*.mjs", "*.cjs", "*.ts", "*.tsx", "*.mts", "*.cts", "*.vue", "*.svelte")
-_STEM = re.compile(r"(\.d)?\.[cm]?[jt]sx?$|\.vue$|\.svelte$")
+_STEM = lazy(r"(\.d)?\.[cm]?[jt]sx?$|\.vue$|\.svelte$")
 
 
 class ScriptImports(ImportHalf[JsImport, ScriptSide]):
@@ -53,7 +53,7 @@ class ScriptImports(ImportHalf[JsImport, ScriptSide]):
         return read_imports(tree, language)
 
     def mentions(self, imp: JsImport, words: frozenset[str]) -> bool:
-        stems = {_STEM.sub("", part) for part in imp.specifier.split("/")}
+        stems = {_STEM().sub("", part) for part in imp.specifier.split("/")}
         return not words.isdisjoint(stems | {n.name for n in imp.names})
 
     # -- what the change removed -------------------------------------------------------
@@ -76,5 +76,5 @@ class ScriptImports(ImportHalf[JsImport, ScriptSide]):
 
 def module_stem(path: str) -> str:
     """What a specifier names a module file by: ``a/b.ts`` -> ``b``; ``a/index.ts`` -> ``a``."""
-    stem = _STEM.sub("", path.rpartition("/")[2])
+    stem = _STEM().sub("", path.rpartition("/")[2])
     return parent_dir(path).rpartition("/")[2] if stem == "index" else stem

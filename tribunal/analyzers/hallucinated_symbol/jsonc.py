@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from tribunal.util.bounds import load_json
+from tribunal.util.lazyre import lazy
 
 #: Text that needs no decision: anything but commas, and slashes or quotes only as
 #: a lone slash or a whole string (each alternative starts with its own character).
@@ -19,7 +20,7 @@ _PLAIN = re.compile(r'(?:[^"/,]|/(?![/*])|"(?:[^"\\\n]|\\.)*")+')
 #: Commas with only whitespace between them: only the last can be a trailing one.
 _COMMAS = re.compile(r"(?:,\s*)+")
 #: The rest of a string that is not closed on its line.
-_UNCLOSED = re.compile(r'"(?:[^"\\\n]|\\.)*')
+_UNCLOSED = lazy(r'"(?:[^"\\\n]|\\.)*')
 _CLOSERS = "]}"
 
 
@@ -41,7 +42,7 @@ def strip_comments(text: str) -> str:
             index = end + 2
             continue
         piece = (_COMMAS if text[index] == "," else _PLAIN).match(text, index)
-        found = piece[0] if piece else _UNCLOSED.match(text, index)[0]  # type: ignore[index]
+        found = piece[0] if piece else _UNCLOSED().match(text, index)[0]  # type: ignore[index]
         index += len(found)
         if commas is not None and found.strip():
             if found.lstrip()[0] in _CLOSERS:

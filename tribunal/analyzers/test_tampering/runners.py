@@ -12,13 +12,13 @@ define ``it``/``describe`` as globals count for a global call.
 """
 
 import posixpath
-import re
 from typing import NamedTuple
 
 from tribunal.change.model import Change
 from tribunal.lang.per_change import PerChange
 from tribunal.lang.treepaths import ancestor_dirs
 from tribunal.util.bounds import load_json
+from tribunal.util.lazyre import lazy
 
 #: Base names whose focus each runner honours.
 FOCUS_NAMES = {
@@ -87,7 +87,7 @@ _CONFIG_FILES = {
     "bun": ("bunfig.toml",),
     "cypress": (*(f"cypress.config.{e}" for e in ("ts", "js", "mjs", "cjs")), "cypress.json"),
 }
-_SEPARATORS = re.compile(r"&&|\|\||;|\|")
+_SEPARATORS = lazy(r"&&|\|\||;|\|")
 _WRAPPERS = frozenset({"npx", "pnpm", "yarn", "bunx", "exec", "dlx", "cross-env", "dotenv"})
 
 
@@ -147,7 +147,7 @@ def _from_package(text: str) -> list[tuple[str, str]]:
 def commands_in(script: str) -> list[str]:
     """Runners a package.json script starts: ``cross-env CI=1 jest --ci`` -> ``jest``."""
     out = []
-    for part in _SEPARATORS.split(script):
+    for part in _SEPARATORS().split(script):
         words = [w for w in part.split() if "=" not in w or w.startswith("-")]
         while words and (words[0] in _WRAPPERS or words[0] == "run"):
             words = words[1:]

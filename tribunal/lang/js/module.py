@@ -19,6 +19,7 @@ from tree_sitter import Node, Tree
 
 from tribunal.lang.js import syntax as js
 from tribunal.lang.js.imports import TEST_API, Imports, read_imports
+from tribunal.util.lazyre import lazy
 
 _QUERY = """
 (call_expression function: (_) @callee)
@@ -42,7 +43,7 @@ _QUERY = """
 (import_statement) @import
 """
 
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_WORD = lazy(r"[A-Za-z_$][\w$]*")
 _DOTTED = re.compile(rb"\s*([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)")
 _LEAD = re.compile(rb"\s*([A-Za-z_$][\w$]*)")
 _API_NAMES = frozenset(name.encode() for name in (*TEST_API, "Deno"))
@@ -264,5 +265,5 @@ def _binding_counts(
         if node.type == "identifier":
             counts[text] += 1
         elif any(name in text for name in names):
-            counts.update(word for word in _WORD.findall(text) if word in names)
+            counts.update(word for word in _WORD().findall(text) if word in names)
     return counts

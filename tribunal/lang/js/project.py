@@ -31,6 +31,7 @@ from tribunal.lang.js.testcases import JsTestCase
 from tribunal.lang.per_change import PerChange, head_tree_known
 from tribunal.lang.treepaths import ancestor_dirs, parent_dir, resolve_path
 from tribunal.util.bounds import load_json
+from tribunal.util.lazyre import lazy
 
 MAX_HOPS = 2
 _EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
@@ -50,11 +51,11 @@ _CONFIG_NAMES = (
 _SETUP_KEYS = ("setupFilesAfterEnv", "setupFiles", "require", "file", "preload", "helpers")
 _SETUP_KEY = re.compile(r"\b(" + "|".join(_SETUP_KEYS) + r")\b['\"]?\s*[:=]\s*")
 _QUOTES = "'\"`"
-_QUOTE = re.compile(r"""['"`]""")
+_QUOTE = lazy(r"""['"`]""")
 #: The body of a string after its opening quote, by quote: it ends at that quote or a newline.
 _STRING_BODIES = {q: re.compile(rf"(?:[^{q}\\\n]|\\.)*") for q in _QUOTES}
-_LITERAL = re.compile(r"(?:true|false|null)\b")
-_WORD_RUN = re.compile(r"\S+")
+_LITERAL = lazy(r"(?:true|false|null)\b")
+_WORD_RUN = lazy(r"\S+")
 _REQUIRE_ASSERTIONS = re.compile(r"\brequireAssertions\s*:\s*true\b")
 #: What registers a hook or demands an assertion in every test.
 _HOOK = re.compile(
@@ -185,12 +186,12 @@ def _setup_value(text: str, at: int) -> tuple[list[str] | None, int]:
     if head and head in _QUOTES:
         value, end = _string_at(text, at)
         return ([value] if value is not None else None), end
-    if head in ("t", "f", "n") and (literal := _LITERAL.match(text, at)):
+    if head in ("t", "f", "n") and (literal := _LITERAL().match(text, at)):
         return _LOADS_NOTHING, literal.end()  # ``require: false`` and the like load nothing
     if head == "-":
         return _yaml_list(text, at)
     if text.startswith(("./", "../"), at):  # an unquoted YAML scalar
-        word = _WORD_RUN.match(text, at)
+        word = _WORD_RUN().match(text, at)
         return [word[0].rstrip(",")] if word else None, word.end() if word else at
     return None, at
 
@@ -209,7 +210,7 @@ def _list_strings(inner: str) -> tuple[list[str], str]:
     strings: list[str] = []
     leftover: list[str] = []
     index = 0
-    while (quote := _QUOTE.search(inner, index)) is not None:
+    while (quote := _QUOTE().search(inner, index)) is not None:
         leftover.append(inner[index : quote.start()])
         value, index = _string_at(inner, quote.start())
         if value is None:

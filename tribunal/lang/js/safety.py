@@ -17,6 +17,7 @@ from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING
 
 from tribunal.lang.js.syntax import text as _text
+from tribunal.util.lazyre import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -47,7 +48,7 @@ _RESERVED = frozenset(
     | {"private", "protected", "public", "yield", "await", "undefined", "NaN", "Infinity"}
 )
 _LEGACY_OCTAL = re.compile(r"^0[\d_]")
-_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_ESCAPE = lazy(r"\\(.)", re.DOTALL)
 
 #: Local name -> declared with ``const`` (assigning to it throws).
 Env = dict[str, bool]
@@ -296,7 +297,7 @@ class _Checker:
 
 def _legacy_escape(raw: str) -> bool:
     """An octal escape (``\\1``, ``\\01``) or ``\\8``/``\\9``: rejected in strict code."""
-    for match in _ESCAPE.finditer(raw):
+    for match in _ESCAPE().finditer(raw):
         char = match.group(1)
         if char in "12345789":
             return True

@@ -8,17 +8,17 @@ so a test made only of such calls is not certain to pass.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from tribunal.lang.js import syntax as js
+from tribunal.util.lazyre import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from tribunal.lang.js.module import FunctionDef, ModuleIndex
 
-_JEST_MATCHER = re.compile(r"to[A-Z]")
+_JEST_MATCHER = lazy(r"to[A-Z]")
 
 
 def typed_call(callee: Node, definition: FunctionDef, index: ModuleIndex) -> str | None:
@@ -67,7 +67,7 @@ def matcherless(callee: Node, parts: list[str], index: ModuleIndex) -> str | Non
         return f"`{written}` has no matcher (`.toBe(...)`, ...), so it checks nothing"
     prop = top.child_by_field_name("property")
     name = js.text(prop) if prop is not None else ""
-    if _JEST_MATCHER.match(name) or name in ("not", "resolves", "rejects"):
+    if _JEST_MATCHER().match(name) or name in ("not", "resolves", "rejects"):
         return f"`{written}` never calls its matcher (no parentheses), so it checks nothing"
     return None  # ``expect(x).to.be.true``: chai asserts in property getters
 

@@ -19,17 +19,17 @@ certain.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from tribunal.lang.js.syntax import text
+from tribunal.util.lazyre import lazy
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 #: Comments a type checker acts on: an unused ``@ts-expect-error`` is itself an error,
 #: and JSDoc types are checked in JavaScript under ``// @ts-check`` or ``checkJs``.
-_CHECKED_COMMENT = re.compile(r"@ts-expect-error|@type\b|@satisfies\b|@param\s*\{|@returns?\s*\{")
+_CHECKED_COMMENT = lazy(r"@ts-expect-error|@type\b|@satisfies\b|@param\s*\{|@returns?\s*\{")
 _TOP_TYPES = frozenset({"any", "unknown"})
 #: Predefined types and the literal node types a value of that type is written as.
 _PRIMITIVES = {
@@ -92,7 +92,7 @@ def _judge(node: Node) -> bool | Node | None:
     """True: a check; False: a type construct that holds; a node: its value to walk on."""
     kind = node.type
     if kind == "comment":
-        return _CHECKED_COMMENT.search(text(node)) is not None
+        return _CHECKED_COMMENT().search(text(node)) is not None
     if kind == "type_annotation":
         return not _annotation_holds(node)
     if kind in ("as_expression", "satisfies_expression", "type_assertion"):
