@@ -19,8 +19,6 @@ silent pass. ``TRIBUNAL_WORKERS=1`` runs everything here; only Linux forks
 (elsewhere a fork with threads is not safe).
 """
 
-from __future__ import annotations
-
 import contextlib
 import os
 import sys
@@ -51,7 +49,7 @@ class Judged(NamedTuple):
 RunOne = Callable[["AnalyzerSpec"], Judged]
 
 
-def workers_for(change: Change) -> int:
+def workers_for(change: "Change") -> int:
     """1, or 2 for a big change on a machine that can judge two analyzers at once."""
     value = os.environ.get(WORKERS_ENV, "").strip()
     if value.isdigit() and int(value) >= 1:
@@ -63,7 +61,7 @@ def workers_for(change: Change) -> int:
     return wanted
 
 
-def run_all(specs: Sequence[AnalyzerSpec], run_one: RunOne, change: Change) -> list[Judged]:
+def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") -> list[Judged]:
     """``run_one`` of every spec, shared with a forked worker; in ``specs``' order."""
     if len(specs) < 2 or len(specs) > 255:
         return [run_one(spec) for spec in specs]
@@ -99,18 +97,16 @@ def run_all(specs: Sequence[AnalyzerSpec], run_one: RunOne, change: Change) -> l
         inbox.close()
         _stop(pid)
         trees.resize(*whole)
-    return [
-        mine.get(i) or theirs.get(i) or _lost(spec, status) for i, spec in enumerate(specs)
-    ]
+    return [mine.get(i) or theirs.get(i) or _lost(spec, status) for i, spec in enumerate(specs)]
 
 
 def _worker(
     parent: int,
     queue_r: int,
     result_w: int,
-    specs: Sequence[AnalyzerSpec],
+    specs: "Sequence[AnalyzerSpec]",
     run_one: RunOne,
-    change: Change,
+    change: "Change",
 ) -> None:
     """The forked worker: take analyzers until none is left, send what they found, exit."""
     code = 1
@@ -168,7 +164,7 @@ def _ended(status: int) -> str:
     return f"exited with status {os.waitstatus_to_exitcode(status)}"
 
 
-def _lost(spec: AnalyzerSpec, how: str) -> Judged:
+def _lost(spec: "AnalyzerSpec", how: str) -> Judged:
     message = (
         f"analyzer {spec.id} crashed: the worker process judging it {how} before it "
         f"reported (set {WORKERS_ENV}=1 to judge every analyzer in one process)"
