@@ -98,16 +98,17 @@ def _judged(
     from tribunal.config.load import load_config
     from tribunal.engine.runner import analyze
     from tribunal.engine.sources import build_change
-    from tribunal.git.cmd import Git, find_repo_root
+    from tribunal.git.cmd import Git, find_repo
     from tribunal.util.envflag import skips_generated
 
-    root = find_repo_root(cwd)
-    if root is None:
+    repo = find_repo(cwd)
+    if repo is None:
         raise GitError(f"{cwd}: not inside a git work tree")
+    root = repo.root
     config = load_config(config_file, root, cwd)
     selection, what = _selection(environ)
     with Git(root) as git:
-        change = build_change(selection, git, root, cwd, config)
+        change = build_change(selection, git, root, cwd, config, repo)
         if selection.staged and not change.files:
             return None, what
         change.skip_generated = skips_generated()

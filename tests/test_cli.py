@@ -549,6 +549,33 @@ def test_a_touched_import_or_config_loads_what_judging_it_needs(repo: GitRepo) -
     assert sorted(SLOW_STDLIB & modules) == []
 
 
+@pytest.mark.parametrize("command", [("check", "--staged"), ("hook", "pre-commit")])
+def test_a_commit_costs_three_git_processes(
+    repo: GitRepo, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """Each git process is ~2 ms of every commit: the work tree's top and HEAD come from one
+    ``rev-parse``, the staged diff from one ``diff-index``, every blob from one ``cat-file``."""
+    import shutil
+
+    real = shutil.which("git")
+    assert real is not None
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    log = tmp_path / "git.log"
+    (shim / "git").write_text(f'#!/bin/sh\necho "$*" >> \'{log}\'\nexec \'{real}\' "$@"\n')
+    (shim / "git").chmod(0o755)
+    repo.commit({"app.py": "def f():\n    return 1\n", "test_app.py": _TESTS})
+    repo.write({"test_app.py": _TESTS + "\n\ndef test_g():\n    assert f() > 0\n"})
+    repo.git("add", "-A")
+    env = {"PATH": f"{shim}{os.pathsep}{os.environ['PATH']}"}
+    result = repo.tribunal(*command, env=env)
+    assert result.code == 0, result.stdout + result.stderr
+    assert "test_g" in result.stdout or command[0] == "hook"
+    ran = [line.split() for line in log.read_text().splitlines()]
+    verbs = [next(w for w in words if not w.startswith("-") and "=" not in w) for words in ran]
+    assert verbs == ["rev-parse", "diff-index", "cat-file"], ran
+
+
 def test_a_config_file_loads_yaml_and_nothing_slow_around_it(repo: GitRepo) -> None:
     """A repository with a ``tribunal.yml`` reads it on every commit: PyYAML, no dataclasses."""
     config = "analyzers:\n  risky-diff-no-test: true\nstrict: false\n"

@@ -134,14 +134,15 @@ def run(ns: argparse.Namespace) -> int:
     from tribunal.engine.runner import analyze
     from tribunal.engine.sources import Selection, build_change
     from tribunal.engine.workers import workers_for
-    from tribunal.git.cmd import Git, find_repo_root
+    from tribunal.git.cmd import Git, find_repo
     from tribunal.render import render
     from tribunal.util.envflag import skips_generated
 
     cwd = start_dir(ns.cwd)
     if ns.quiet and ns.format != "text":
         raise UsageError(f"--quiet shortens the text report; --format {ns.format} has no such form")
-    root = find_repo_root(cwd)
+    repo = find_repo(cwd)
+    root = repo.root if repo is not None else None
     if ns.config_from_base:
         _check_config_from_base(ns)
     config = Config() if ns.config_from_base else load_config(ns.config, root, cwd)
@@ -154,7 +155,7 @@ def run(ns: argparse.Namespace) -> int:
     with Git(root or cwd) as git:
         if ns.config_from_base and root is not None:
             config, notes, where = _base_config(git, ns.base, ns.head or "HEAD")
-        change: Change = build_change(sel, git if root else None, root, cwd, config)
+        change: Change = build_change(sel, git if root else None, root, cwd, config, repo)
         change.skip_generated = skips_generated(ns.no_skip_generated)
         proposed: tuple[Claim, ...] = ()
         if config.enabled("claim-reconciliation"):

@@ -29,7 +29,7 @@ from tribunal.change.snapshot import (
 from tribunal.config.model import Config
 from tribunal.errors import GitError, UsageError
 from tribunal.findings import RangeInfo
-from tribunal.git.cmd import BlobTooLarge, Git
+from tribunal.git.cmd import BlobTooLarge, Git, RepoAt
 
 #: Flags for every diff we ask git for: our own parser reads it, so no user
 #: diff driver, text conversion, colour, prefix or relative-path setting may
@@ -62,9 +62,17 @@ class Selection(NamedTuple):
 
 
 def build_change(
-    sel: Selection, git: Git | None, root: Path | None, cwd: Path, config: Config
+    sel: Selection,
+    git: Git | None,
+    root: Path | None,
+    cwd: Path,
+    config: Config,
+    repo: RepoAt | None = None,
 ) -> Change:
-    """The Change named by ``sel``; raises a TribunalError for bad refs or input."""
+    """The Change named by ``sel``; raises a TribunalError for bad refs or input.
+
+    ``repo`` is what ``find_repo`` learned: HEAD's commit is not asked of git again.
+    """
     check_selection(sel)
     if sel.diff is not None:
         from tribunal.change.diff_file import from_diff_file
@@ -73,11 +81,13 @@ def build_change(
     if git is None or root is None:
         raise GitError(f"{cwd}: not inside a git repository (use --cwd DIR, or --diff FILE)")
     if sel.staged:
-        return _staged(git, root, config)
+        return _staged(git, root, config, _head_commit(git, repo))
     if sel.head is not None:
         assert sel.base is not None
         return _range(git, root, config, sel.base, sel.head)
-    return _worktree(git, root, config, sel.base or "HEAD", explicit=sel.base is not None)
+    if sel.base is not None:
+        return _worktree(git, root, config, sel.base, require_commit(git, sel.base, "--base"))
+    return _worktree(git, root, config, "HEAD", _head_commit(git, repo))
 
 
 def check_selection(sel: Selection) -> None:
@@ -140,8 +150,12 @@ def _range(git: Git, root: Path, config: Config, base: str, head: str) -> Change
     )
 
 
-def _staged(git: Git, root: Path, config: Config) -> Change:
-    head_sha = resolve_commit(git, "HEAD")
+def _head_commit(git: Git, repo: RepoAt | None) -> str | None:
+    """HEAD's commit (None: none yet), as ``find_repo`` found it or else asked of git."""
+    return repo.head if repo is not None else resolve_commit(git, "HEAD")
+
+
+def _staged(git: Git, root: Path, config: Config, head_sha: str | None) -> Change:
     base_rev = head_sha or empty_tree(git)
     files = git_diff(git, "diff-index", "--cached", base_rev)
     base: Snapshot = CommitSnapshot(git, head_sha) if head_sha else EmptySnapshot()
@@ -149,8 +163,7 @@ def _staged(git: Git, root: Path, config: Config) -> Change:
     return Change(tuple(files), base, IndexSnapshot(git), root, config, info, git=git)
 
 
-def _worktree(git: Git, root: Path, config: Config, ref: str, explicit: bool) -> Change:
-    sha = require_commit(git, ref, "--base") if explicit else resolve_commit(git, ref)
+def _worktree(git: Git, root: Path, config: Config, ref: str, sha: str | None) -> Change:
     base_rev = sha or empty_tree(git)
     tracked = git_diff(git, "diff-index", base_rev)
     untracked = _untracked(git, root)

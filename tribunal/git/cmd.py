@@ -395,3 +395,28 @@ def find_repo_root(start: Path) -> Path | None:
     except GitError:
         return None
     return Path(top) if top else None
+
+
+class RepoAt(NamedTuple):
+    """A work tree's top, and the commit its HEAD named when it was found."""
+
+    root: Path
+    head: str | None  # None on a branch with no commit yet
+
+
+def find_repo(start: Path) -> RepoAt | None:
+    """The work tree containing ``start`` and HEAD's commit, from one ``git rev-parse``.
+
+    One git process fewer on every commit than asking for each. ``--verify
+    --quiet`` exits 1 when HEAD names no commit yet: then (and outside a work
+    tree) the top is asked for alone. None outside a work tree.
+    """
+    git = Git(start)
+    try:  # exit 0: the top, then HEAD's commit on a line of its own
+        out = git.text("rev-parse", "--show-toplevel", "--verify", "--quiet", "HEAD^{commit}")
+        top, _, head = out.rpartition("\n")
+        return RepoAt(Path(top), head)
+    except GitError:
+        pass
+    root = find_repo_root(start)
+    return RepoAt(root, None) if root is not None else None
