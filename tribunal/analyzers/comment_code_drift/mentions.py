@@ -11,8 +11,6 @@ behind another qualifier (``other.name``) is some other object's attribute,
 not a mention at all.
 """
 
-from __future__ import annotations
-
 import enum
 import re
 from typing import NamedTuple
@@ -50,7 +48,7 @@ class Mentions(NamedTuple):
     qualifiers: frozenset[str]  # the names before a dot in front of a mention
 
     @classmethod
-    def of(cls, text: str, name: str) -> Mentions:
+    def of(cls, text: str, name: str) -> "Mentions":
         best = Strength.NONE
         qualifiers = set()
         for match in mention_pattern(name).finditer(text):

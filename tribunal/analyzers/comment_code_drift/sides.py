@@ -9,8 +9,6 @@ compared; the ``Entry`` values it makes for later (``lasting``) keep no node
 and find their declaration again, in a tree parsed anew, if ``renamed`` is asked.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import accumulate
@@ -61,7 +59,7 @@ class Side(Generic[D]):
         #: so none missing from this side counts as removed.
         self.readable = readable
 
-    def comparable(self, other: Side[D]) -> bool:
+    def comparable(self, other: "Side[D]") -> bool:
         """Whether equal bytes here and in ``other`` are certainly equal code.
 
         The same grammar: a ``.ts`` file renamed ``.tsx`` reads ``<T>x`` otherwise.
@@ -96,22 +94,22 @@ class Side(Generic[D]):
 
 
 class _PySide(Side["PyDecl"]):
-    def __init__(self, source: Source, found: Sequence[PyDecl]) -> None:
+    def __init__(self, source: Source, found: "Sequence[PyDecl]") -> None:
         super().__init__(source, found)
         self._starts: list[int] | None = None
 
-    def comparable(self, other: Side[PyDecl]) -> bool:
+    def comparable(self, other: "Side[PyDecl]") -> bool:
         """The same language, and the same encoding lines (the first two), so the same text."""
         if not isinstance(other, _PySide) or not super().comparable(other):
             return False
         return self._header() == other._header()
 
-    def renamed(self, decl: PyDecl) -> str:
+    def renamed(self, decl: "PyDecl") -> str:
         from tribunal.lang.python import decls as py_decls
 
         return py_decls.normalized_up_to_locals(decl)
 
-    def _raw(self, decl: PyDecl) -> bytes:
+    def _raw(self, decl: "PyDecl") -> bytes:
         """Its whole lines and where in them it is: together they fix its syntax tree."""
         node, first, last = decl.node, decl.first_line, decl.last_line
         place = (
@@ -122,7 +120,7 @@ class _PySide(Side["PyDecl"]):
         )
         return b"%d %d %d %d\n" % place + self._lines(first, last)
 
-    def _entry(self, decl: PyDecl, renamed: Callable[[], str]) -> Entry:
+    def _entry(self, decl: "PyDecl", renamed: Callable[[], str]) -> Entry:
         from tribunal.lang.python import decls as py_decls
 
         doc = py_decls.docstring_node(decl.node) if decl.kind != "assignment" else None
@@ -145,15 +143,15 @@ class _PySide(Side["PyDecl"]):
 
 
 class _JsSide(Side["JsDecl"]):
-    def renamed(self, decl: JsDecl) -> str:
+    def renamed(self, decl: "JsDecl") -> str:
         from tribunal.lang.js import decls as js_decls
 
         return js_decls.normalized_up_to_locals(decl, self._grammar())
 
-    def _raw(self, decl: JsDecl) -> bytes:
+    def _raw(self, decl: "JsDecl") -> bytes:
         return decl.node.text or b""
 
-    def _entry(self, decl: JsDecl, renamed: Callable[[], str]) -> Entry:
+    def _entry(self, decl: "JsDecl", renamed: Callable[[], str]) -> Entry:
         from tribunal.lang.js import decls as js_decls
 
         if decl.node.has_error:
@@ -191,7 +189,7 @@ def read_side(source: Source | None) -> Side[Any] | None:
     return empty()
 
 
-def _python_decls(source: Source) -> list[PyDecl] | None:
+def _python_decls(source: Source) -> "list[PyDecl] | None":
     """Declarations in source order, class attributes left out."""
     from tribunal.lang.python import decls as py_decls
     from tribunal.lang.trees import python_tree
@@ -206,7 +204,7 @@ def _python_decls(source: Source) -> list[PyDecl] | None:
     ]
 
 
-def _js_decls(source: Source, language: str) -> list[JsDecl]:
+def _js_decls(source: Source, language: str) -> "list[JsDecl]":
     """Declarations in source order, class fields left out."""
     from tribunal.lang.js import decls as js_decls
 
@@ -225,7 +223,7 @@ def _renamed_later(source: Source, qualname: str, ordinal: int) -> str:
     return again.renamed(again.by_qualname[qualname][ordinal])
 
 
-def _js_first_line(jd: JsDecl) -> int:
+def _js_first_line(jd: "JsDecl") -> int:
     """Where a JS/TS declaration starts, its ``export`` and ``const`` keywords included."""
     node = jd.node
     while node.parent is not None and node.parent.type in _JS_WRAPPERS:

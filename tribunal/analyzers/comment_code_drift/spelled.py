@@ -11,9 +11,7 @@ so a Python file is searched only when it is ASCII and reads as such.
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from collections.abc import Iterable
 
 from tribunal.change.model import Source
@@ -52,6 +50,9 @@ def _reads_as_ascii(data: bytes) -> bool:
     """ASCII bytes that Python decodes as ASCII (a ``coding: utf-7`` cookie would not)."""
     if not data.isascii():
         return False
+    import io
+    import tokenize  # for a Python file only: a JS/TS change never loads it
+
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding) == data.decode("ascii")
