@@ -597,6 +597,9 @@ def test_a_ts_test_file_loads_the_grammar_but_nothing_slow_around_it(repo: GitRe
     assert _string_annotated_named_tuples(modules) == []
     # Python's own parser stays out (ast alone builds ~100 node classes: ~2.5 ms).
     assert sorted({"ast", "tokenize"} & modules) == []
+    # Only new files: comment-code-drift has nothing to judge, and loads none of its judging.
+    drift = "tribunal.analyzers.comment_code_drift."
+    assert sorted(m for m in modules if m.startswith(drift)) == []
 
 
 @pytest.mark.parametrize("fmt", ["text", "md"])

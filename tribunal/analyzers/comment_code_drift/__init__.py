@@ -24,15 +24,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from tribunal.analyzers.comment_code_drift.changes import ChangedDecl, changed_decls
-from tribunal.analyzers.comment_code_drift.judge import Judge
-from tribunal.analyzers.comment_code_drift.words import CommentWords, may_have_unchanged_comments
 from tribunal.analyzers.grouping import Place, count_phrase, grouped
 from tribunal.change.model import Change
 from tribunal.engine.analysis import each_file
 from tribunal.findings import Finding, Verdict
 from tribunal.lang.paths import language_of
+
+if TYPE_CHECKING:
+    from tribunal.analyzers.comment_code_drift.changes import ChangedDecl
 
 ID = "comment-code-drift"
 _LANGUAGES = ("python", "javascript", "typescript", "tsx")
@@ -44,6 +45,14 @@ def run(change: Change) -> Iterator[Finding]:
     files = change.analyzable(_LANGUAGES)
     if all(fc.old_path is None for fc in files):
         return  # only new files: no declaration can have changed or gone (nothing to parse)
+    # The judging loads only now: a commit that only adds files never needs it.
+    from tribunal.analyzers.comment_code_drift.changes import changed_decls
+    from tribunal.analyzers.comment_code_drift.judge import Judge
+    from tribunal.analyzers.comment_code_drift.words import (
+        CommentWords,
+        may_have_unchanged_comments,
+    )
+
     if not any(may_have_unchanged_comments(change, fc) for fc in files):
         return  # no comment line that could be stale: nothing to judge (nothing to parse)
     words = CommentWords(change)
