@@ -23,6 +23,7 @@ from tribunal.engine import registry, workers
 from tribunal.engine.registry import Kind
 from tribunal.engine.runner import analyze
 from tribunal.findings import Finding, Report, Verdict
+from tribunal.lang.tree_cache import orphans
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the worker is forked on Linux only"
@@ -84,12 +85,18 @@ def test_a_shared_run_reports_exactly_what_one_process_does(
         assert workers.workers_for(change) == 2 or workers._cores() < 2
         alone = analyze(change, workers=1)
     with change_between(repo, *many_files) as change:
+        halved: list[int] = []
+        trees = change.tree_cache()
+        resize = trees.resize
+        # The real resize, noting each bound: halved for the shared run, then restored.
+        trees.resize = lambda entries, cost: (halved.append(cost), resize(entries, cost))[1]  # type: ignore[method-assign]
         shared = analyze(change, workers=2)
-        bound = change.tree_cache().max_cost
+        bound = trees.max_cost
     assert _shape(shared) == _shape(alone)
     analyzers = {f.analyzer for f in alone.findings}
     assert len(analyzers) >= 3 and alone.errors == ()  # several analyzers had work, none broke
-    assert bound == workers_bound()  # the halved bound is restored after the run
+    assert halved == [workers_bound() // 2, workers_bound()]  # halved while shared
+    assert bound == workers_bound() and orphans.max_cost == workers_bound()  # restored
     assert _children() == before  # the worker was reaped
     assert _git_readers(repo) == []  # and its own git reader with it
 

@@ -10,9 +10,10 @@ none is left. The worker sends back what each analyzer it took found (its
 findings, crashes and notes) and exits; the report is the one a serial run
 makes, assembled in the analyzers' order.
 
-The bound on parsed trees covers both: each process keeps half of it while
-they run. The worker dies with this process (``lifeline``), is killed and
-reaped on every exit from the shared run (an exception, Ctrl-C), and an
+The bound on parsed trees covers both: each process keeps half of each tree
+cache (the change's, and the one for files read from outside it) while they
+run. The worker dies with this process (``lifeline``), is killed and reaped on
+every exit from the shared run (an exception, Ctrl-C), and an
 analyzer it took but never reported (it was killed, or crashed outside the
 analyzer) becomes an ``AnalyzerError``: a crash, never a verdict, never a
 silent pass. ``TRIBUNAL_WORKERS=1`` runs everything here; only Linux forks
@@ -70,9 +71,7 @@ def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") 
     os.write(queue_w, bytes(order))
     os.close(queue_w)
     result_r, result_w = os.pipe()
-    trees = change.tree_cache()
-    whole = (trees.max_entries, trees.max_cost)
-    trees.resize(whole[0], whole[1] // 2)
+    restore = _halve_tree_bounds(change)
     parent = os.getpid()
     try:
         pid = os.fork()
@@ -80,7 +79,7 @@ def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") 
         os.close(result_r)
         os.close(result_w)
         os.close(queue_r)
-        trees.resize(*whole)
+        restore()
         return [run_one(spec) for spec in specs]
     if pid == 0:
         os.close(result_r)
@@ -96,8 +95,25 @@ def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") 
     finally:
         inbox.close()
         _stop(pid)
-        trees.resize(*whole)
+        restore()
     return [mine.get(i) or theirs.get(i) or _lost(spec, status) for i, spec in enumerate(specs)]
+
+
+def _halve_tree_bounds(change: "Change") -> Callable[[], None]:
+    """Both tree caches (the change's, and the one for files outside it) at half their
+    bound while two processes fill them; returns what restores the whole bounds."""
+    from tribunal.lang.tree_cache import orphans
+
+    caches = (change.tree_cache(), orphans)
+    wholes = [(cache.max_entries, cache.max_cost) for cache in caches]
+    for cache, (entries, cost) in zip(caches, wholes, strict=True):
+        cache.resize(entries, cost // 2)
+
+    def restore() -> None:
+        for cache, whole in zip(caches, wholes, strict=True):
+            cache.resize(*whole)
+
+    return restore
 
 
 def _worker(
