@@ -4,9 +4,12 @@ Python's ``re`` holds the GIL for a whole match, so a thread cannot be stopped
 mid-match; a process can: at the deadline the child is killed, and every
 analyzer lens it had not finished is ERROR.
 
-The child is forked as soon as the change is known, before the council's
-threads exist (a fork copies only the forking thread, and a lock another thread
-held stays held in the child forever). It reads the change's own claims, then
+The child is forked before the council's threads exist (a fork copies only the
+forking thread, and a lock another thread held stays held in the child
+forever), and it builds the change itself: the parent never holds the diff, so
+a 20,000-file push keeps one copy of it, not two (Python's reference counts
+would soon copy every page a fork shared). It hands back what the parent needs
+of the change (``noted``: the suppressions it adds), reads the change's own claims, then
 waits for the council's advice on its inbox (None when there is none), judges
 the claims the council proposed and hands the judged advice back, then runs the
 analyzer lenses (each outcome given its ``second_look``: the pushed layout's,
@@ -31,9 +34,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tribunal.change.model import Change
+from tribunal.findings import Finding
 from tribunal.hooks.members import Board, Outcome, analyze_plan, judged, record
 from tribunal.hooks.progress import Progress
 from tribunal.lenses import LensPlan
@@ -47,16 +51,18 @@ CLAIMS_ANALYZER = "claim-reconciliation"
 
 
 class AnalyzerChild:
-    """A forked child judging ``plans`` on ``change``; see the module docstring."""
+    """A forked child judging ``plans`` on the change ``make_change`` builds; see the module
+    docstring."""
 
     def __init__(
         self,
         plans: Sequence[LensPlan],
-        change: Change,
-        claims: Callable[[], None],
-        judge_advice: Callable[[Any], Any],
+        make_change: Callable[[], Change],
+        claims: Callable[[Change], None],
+        judge_advice: Callable[[Change, Any], Any],
         second_look: Callable[[Outcome], Outcome] = lambda outcome: outcome,
         progress: Progress | None = None,
+        noted: Callable[[Change], list[Finding]] = lambda change: [],
     ) -> None:
         import multiprocessing
 
@@ -64,6 +70,8 @@ class AnalyzerChild:
         self.plans = list(plans)
         #: the council's advice with its proposed claims judged, once the child sent it
         self.advice: Any = None
+        #: ``noted(change)``, once the child sent it (None: it never did)
+        self.noted: list[Finding] | None = None
         self._reports, report_writer = context.Pipe(duplex=False)
         inbox_reader, self._inbox = context.Pipe(duplex=False)
         ends = (report_writer, inbox_reader, self._reports, self._inbox)
@@ -72,10 +80,7 @@ class AnalyzerChild:
             args=(
                 ends,
                 self.plans,
-                change,
-                claims,
-                judge_advice,
-                second_look,
+                _Work(make_change, claims, judge_advice, second_look, noted),
                 progress,
                 os.getpid(),
             ),
@@ -111,6 +116,8 @@ class AnalyzerChild:
                 break
             if kind == "advice":
                 self.advice = payload[0]
+            elif kind == "noted":
+                self.noted = payload[0]
             elif kind == "started":
                 started = time.monotonic()
                 board.running[payload[0]] = started
@@ -140,20 +147,31 @@ class AnalyzerChild:
                 end.close()
 
 
+class _Work(NamedTuple):
+    """What the child does with the change it builds; see ``AnalyzerChild``."""
+
+    make_change: Callable[[], Change]
+    claims: Callable[[Change], None]
+    judge_advice: Callable[[Change, Any], Any]
+    second_look: Callable[[Outcome], Outcome]
+    noted: Callable[[Change], list[Finding]]
+
+
 @contextlib.contextmanager
 def analyzer_child(
     plans: Sequence[LensPlan],
-    change: Change,
-    claims: Callable[[], None],
-    judge_advice: Callable[[Any], Any],
+    make_change: Callable[[], Change],
+    claims: Callable[[Change], None],
+    judge_advice: Callable[[Change, Any], Any],
     second_look: Callable[[Outcome], Outcome] = lambda outcome: outcome,
     progress: Progress | None = None,
+    noted: Callable[[Change], list[Finding]] = lambda change: [],
 ) -> Iterator[AnalyzerChild | None]:
     """The child for ``plans`` (None when there is no analyzer lens), killed on every exit."""
     if not plans:
         yield None
         return
-    child = AnalyzerChild(plans, change, claims, judge_advice, second_look, progress)
+    child = AnalyzerChild(plans, make_change, claims, judge_advice, second_look, progress, noted)
     try:
         yield child
     finally:
@@ -163,10 +181,7 @@ def analyzer_child(
 def _child_main(
     ends: tuple[Connection, Connection, Connection, Connection],
     plans: Sequence[LensPlan],
-    change: Change,
-    claims: Callable[[], None],
-    judge_advice: Callable[[Any], Any],
-    second_look: Callable[[Outcome], Outcome],
+    work: _Work,
     progress: Progress | None,
     parent: int,
 ) -> None:
@@ -181,7 +196,7 @@ def _child_main(
     die_with_parent(parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, stoppers)  # blocked across the fork
     with contextlib.suppress(EOFError, OSError):  # the parent is gone: end quietly
-        _judge_all(writer, inbox, plans, change, claims, judge_advice, second_look, progress)
+        _judge_all(writer, inbox, plans, work, progress)
         writer.close()
 
 
@@ -189,24 +204,25 @@ def _judge_all(
     writer: Connection,
     inbox: Connection,
     plans: Sequence[LensPlan],
-    change: Change,
-    claims: Callable[[], None],
-    judge_advice: Callable[[Any], Any],
-    second_look: Callable[[Outcome], Outcome],
+    work: _Work,
     progress: Progress | None,
 ) -> None:
+    step = "reading the change"
     try:
-        claims()
+        change = work.make_change()
+        writer.send(("noted", work.noted(change)))
+        step = "reading the claims"
+        work.claims(change)
     except Exception as exc:
-        error = f"reading the claims failed: {type(exc).__name__}: {exc}"
+        error = f"{step} failed: {type(exc).__name__}: {exc}"
         for plan in plans:
             writer.send(("done", plan.lens.id, Outcome(plan, "ERROR", error=error)))
         return
     advisory = inbox.recv()
     if advisory is not None:
         with contextlib.suppress(Exception):  # advice: unjudged, it is still advice
-            writer.send(("advice", judge_advice(advisory)))
+            writer.send(("advice", work.judge_advice(change, advisory)))
     for plan in plans:
         writer.send(("started", plan.lens.id))
-        outcome = judged(plan, lambda p: second_look(analyze_plan(p, change, progress)))
+        outcome = judged(plan, lambda p: work.second_look(analyze_plan(p, change, progress)))
         writer.send(("done", plan.lens.id, outcome))

@@ -179,16 +179,19 @@ def _convene_fresh(
 
     started = time.monotonic()
     config = trusted.config
-    change = range_change(git, repo.workdir, config, rng)
     claims_lens = any(CLAIMS_ANALYZER in p.runnable for p in plans)
+
+    # The child builds the change: the parent needs only what ``suppressions`` says of it.
+    def make_change() -> Change:
+        return range_change(git, repo.workdir, config, rng)
 
     # Both run in the analyzers' child, under the convene's deadline: they parse text
     # the change holds (commit messages, the council's proposals against the diff).
-    def claims() -> None:
+    def claims(change: Change) -> None:
         if claims_lens:
             _attach_claims(change, repo.workdir)
 
-    def judged(advisory: dict[str, Any]) -> dict[str, Any]:
+    def judged(change: Change, advisory: dict[str, Any]) -> dict[str, Any]:
         return _judge_council_claims(change, advisory) if claims_lens else advisory
 
     def relaxed(outcome: Outcome) -> Outcome:  # and the pushed layout's second look
@@ -197,8 +200,9 @@ def _convene_fresh(
         return _with_pushed_layout(git, repo, rng, trusted.layout, [outcome])[0]
 
     analyzers = [p for p in plans if p.lens.kind == "analyzers"]
+    noted: list[Finding] | None = None
     with analyzer_child(
-        analyzers, change, claims, judged, relaxed, progress
+        analyzers, make_change, claims, judged, relaxed, progress, suppressions
     ) as child:  # forked before any thread exists
         advisory = _consult_council(git, rng, config, progress) if council else None
         if child is not None:
@@ -208,12 +212,14 @@ def _convene_fresh(
             sandbox_ms = _ms(making)
             budget = float((config.raw.get("convene") or {}).get("timeout", DEFAULT_BUDGET))
             outcomes = convene_members(plans, child, box, config, budget, progress)
-        if child is not None and child.advice is not None:
-            advisory = child.advice  # with the verdicts on its claims, when it got that far
+        if child is not None:
+            noted = child.noted
+            if child.advice is not None:
+                advisory = child.advice  # with the verdicts on its claims, when it got that far
+    if noted is None:  # no analyzer lens, or the child died first: read the change here
+        noted = suppressions(make_change())
     members = [_member(o) for o in outcomes]
-    from tribunal.gate.suppress import added_suppressions
-
-    notes = [*trusted.notes, *added_suppressions(change)]
+    notes = [*trusted.notes, *noted]
     reasons = member_reasons(members, config.strict)
     return Summary(
         tool=ToolRecord(version=__version__),
@@ -264,6 +270,13 @@ def range_change(git: Git, root: Path, config: Config, rng: RangePlan) -> Change
     base: Snapshot = EmptySnapshot() if rng.base is None else CommitSnapshot(git, rng.base)
     head = CommitSnapshot(git, rng.head)
     return Change(tuple(files), base, head, root, config, info, git=git)
+
+
+def suppressions(change: Change) -> list[Finding]:
+    """The suppression comments ``change`` adds: notes on the summary, never hidden."""
+    from tribunal.gate.suppress import added_suppressions
+
+    return list(added_suppressions(change))
 
 
 def _attach_claims(change: Change, cwd: Path) -> None:

@@ -21,7 +21,10 @@ from tests import hookscenarios as sc
 from tests.engine_helpers import change_between
 from tests.gitrepo import GitRepo
 from tests.hooktools import UserRepo, group_gone, no_locks_left, start, wait_for
+from tribunal.change.model import Change
 from tribunal.config.model import Config
+from tribunal.errors import GitError
+from tribunal.findings import Finding, Verdict
 from tribunal.hooks.analyzer_child import CLAIMS_ANALYZER, AnalyzerChild, analyzer_child
 from tribunal.hooks.members import convene_members
 from tribunal.hooks.progress import Progress
@@ -60,7 +63,7 @@ def test_a_child_still_working_at_the_deadline_is_killed_and_its_lens_is_error(
         git = change.git
         assert git is not None
         assert git.read_blob(f"{commits[0]}:calc.py", LIMIT)  # the parent's reader is running
-        with analyzer_child(plans, change, lambda: None, lambda advice: None) as child:
+        with analyzer_child(plans, lambda: change, lambda c: None, lambda c, advice: None) as child:
             assert child is not None and child.pid is not None
             box = Sandbox(tmp_path, commits[1], repo.path, repo.path / ".git")
             outcomes = convene_members(plans, child, box, Config(), 1.0, Progress(enabled=False))
@@ -78,7 +81,9 @@ def test_an_exception_in_the_convene_kills_the_child(
         pid = None
         with (
             pytest.raises(RuntimeError, match="the sandbox failed"),
-            analyzer_child(analyzer_plans(), change, lambda: None, lambda a: None) as child,
+            analyzer_child(
+                analyzer_plans(), lambda: change, lambda c: None, lambda c, a: None
+            ) as child,
         ):
             assert child is not None
             pid = child.pid
@@ -89,12 +94,12 @@ def test_an_exception_in_the_convene_kills_the_child(
 def test_a_child_that_crashes_makes_every_unfinished_lens_error(
     repo: GitRepo, commits: tuple[str, str], tmp_path: Path
 ) -> None:
-    def crash() -> None:
+    def crash(change: Change) -> None:
         os._exit(7)
 
     plans = analyzer_plans()
     with change_between(repo, *commits) as change:
-        child = AnalyzerChild(plans, change, crash, lambda a: None)
+        child = AnalyzerChild(plans, lambda: change, crash, lambda c, a: None)
         try:
             box = Sandbox(tmp_path, commits[1], repo.path, repo.path / ".git")
             outcomes = convene_members(plans, child, box, Config(), 60.0, Progress(enabled=False))
@@ -102,6 +107,57 @@ def test_a_child_that_crashes_makes_every_unfinished_lens_error(
             child.close()
     assert {o.verdict for o in outcomes} == {"ERROR"}
     assert all("the analyzer process died (exit 7)" in (o.error or "") for o in outcomes)
+
+
+def test_the_child_builds_the_change_and_hands_back_what_the_parent_needs(
+    repo: GitRepo, commits: tuple[str, str], tmp_path: Path
+) -> None:
+    """The parent never holds the diff (a big push would keep two copies of it): the
+    child builds it, and sends back ``noted`` for the summary before judging."""
+    built_in = tmp_path / "built-in"
+    plans = analyzer_plans()
+
+    def note(change: Change) -> list[Finding]:
+        paths = ", ".join(fc.path for fc in change.files)
+        return [Finding("suppression", Verdict.UNVERIFIED, "x.py", 1, "noted", paths)]
+
+    with change_between(repo, *commits) as change:
+
+        def make_change() -> Change:
+            built_in.write_text(str(os.getpid()))
+            return change
+
+        with analyzer_child(
+            plans, make_change, lambda c: None, lambda c, a: None, noted=note
+        ) as child:
+            assert child is not None and child.pid is not None
+            child.advise(None)
+            box = Sandbox(tmp_path, commits[1], repo.path, repo.path / ".git")
+            outcomes = convene_members(plans, child, box, Config(), 60.0, Progress(enabled=False))
+            assert built_in.read_text() == str(child.pid) != str(os.getpid())
+            assert child.noted is not None
+            assert [f.detail for f in child.noted] == ["tests/test_calc.py"]
+    assert {o.verdict for o in outcomes} == {"CONTRADICTED", "PASS"}  # the empty test
+
+
+def test_a_change_that_cannot_be_built_makes_every_analyzer_lens_error(
+    repo: GitRepo, commits: tuple[str, str], tmp_path: Path
+) -> None:
+    def make_change() -> Change:
+        raise GitError("fatal: bad object deadbeef")
+
+    plans = analyzer_plans()
+    with analyzer_child(plans, make_change, lambda c: None, lambda c, a: None) as child:
+        assert child is not None
+        child.advise(None)
+        box = Sandbox(tmp_path, commits[1], repo.path, repo.path / ".git")
+        outcomes = convene_members(plans, child, box, Config(), 60.0, Progress(enabled=False))
+        assert child.noted is None  # the parent reads the change itself, or fails as it did
+    assert {o.verdict for o in outcomes} == {"ERROR"}
+    assert all(
+        o.error == "reading the change failed: GitError: fatal: bad object deadbeef"
+        for o in outcomes
+    )
 
 
 def test_a_child_killed_while_reading_objects_leaves_the_parents_reader_intact(
@@ -118,13 +174,14 @@ def test_a_child_killed_while_reading_objects_leaves_the_parents_reader_intact(
         assert git is not None
         assert git.read_blob(f"{base}:small.txt", LIMIT) == b"small\n"  # the parent's reader
 
-        def read_forever() -> None:  # the child's "claims": it reads until it is killed
+        def read_forever(change: Change) -> None:  # the child's "claims": reads until killed
             assert git.read_blob(f"{head}:big.txt", LIMIT) == big
             started.write_text(" ".join(map(str, forked_readers(os.getpid()))))
             while True:
                 git.read_blob(f"{head}:big.txt", LIMIT)
 
-        with analyzer_child(analyzer_plans(), change, read_forever, lambda a: None) as child:
+        plans = analyzer_plans()
+        with analyzer_child(plans, lambda: change, read_forever, lambda c, a: None) as child:
             assert child is not None and child.pid is not None
             wait_for(started.exists, what="the child's first read", timeout=60)
             wait_for(lambda: started.read_text() != "", what="the child's reader", timeout=10)
