@@ -27,7 +27,12 @@ from tribunal.lang.js.match import matches, names_known, parse_patterns, source_
 
 # --- diff lines ------------------------------------------------------------------------
 
-lines_st = st.dictionaries(st.integers(1, 400), st.text(max_size=12), max_size=60)
+short_lines_st = st.dictionaries(st.integers(1, 400), st.text(max_size=12), max_size=60)
+#: enough text to be kept compressed: any characters, lone surrogates and newlines too
+long_lines_st = st.dictionaries(
+    st.integers(1, 400), st.text(min_size=40, max_size=80), min_size=60, max_size=80
+)
+lines_st = short_lines_st | long_lines_st
 
 
 @given(lines_st, st.sets(st.integers(-3, 410), max_size=20))
@@ -47,6 +52,27 @@ def test_a_line_table_is_the_dict_and_its_numbers_the_frozenset(
     assert bool(numbers) == bool(lines) and hash(numbers) == hash(frozenset(lines))
     assert list(numbers.ordered()) == sorted(lines)
     assert all(w in joined(table) for w in lines.values())
+
+
+def test_a_long_new_file_is_kept_compressed_and_read_back_exactly() -> None:
+    import tracemalloc
+
+    lines = {n: f"    value_{n} = compute(value_{n - 1}, '\udc80\u00e9')" for n in range(1, 3001)}
+    tracemalloc.start()
+    try:
+        table = LineTable(lines)
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert kept < sum(map(len, lines.values())) / 4  # not the text, nor a number per line
+    assert dict(table) == lines and joined(table) == "".join(lines.values())
+
+
+def test_compressed_tables_read_in_turn_each_give_their_own_lines() -> None:
+    tables = [LineTable({n: f"table {t} line {n} " * 8 for n in range(1, 40)}) for t in range(9)]
+    for _ in range(2):  # more tables than are kept open, read round and round
+        for t, table in enumerate(tables):
+            assert table[7] == f"table {t} line 7 " * 8 and len(joined(table)) > 2048
 
 
 def test_a_whole_new_file_keeps_its_numbers_as_a_range() -> None:

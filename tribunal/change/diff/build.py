@@ -7,8 +7,8 @@ delete-then-add pair that git prints for a type change (file <-> symlink).
 
 from __future__ import annotations
 
-from tribunal.change.diff.linetable import LineTable
-from tribunal.change.diff.model import FileChange, Hunk, Status
+from tribunal.change.diff.linetable import EMPTY_TABLE, LineTable
+from tribunal.change.diff.model import EMPTY, FileChange, Hunk, Status
 from tribunal.change.diff.paths import strip_prefix
 
 SYMLINK_MODE = "120000"
@@ -93,7 +93,8 @@ def to_change(sec: Section, max_bytes: int) -> FileChange | None:
     path = new_path or old_path
     if path is None:
         return None
-    added, removed = LineTable(sec.added), LineTable(sec.removed)
+    added = LineTable(sec.added) if sec.added else EMPTY_TABLE
+    removed = LineTable(sec.removed) if sec.removed else EMPTY_TABLE
     return FileChange(
         path=path,
         old_path=old_path,
@@ -105,13 +106,13 @@ def to_change(sec: Section, max_bytes: int) -> FileChange | None:
         hunks=tuple(sec.hunks),
         added=added.numbers(),
         removed=removed.numbers(),
-        removed_anchor=sec.anchors,
+        removed_anchor=sec.anchors or EMPTY,
         added_text=added,
         removed_text=removed,
-        context_map=sec.context,
+        context_map=sec.context or EMPTY,
         binary=sec.binary,
         skip_reason=_skip_reason(sec, max_bytes),
-        context_text=sec.context_text,
+        context_text=sec.context_text or EMPTY,
     )
 
 

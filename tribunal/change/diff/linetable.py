@@ -10,10 +10,18 @@ hunk's worth) cost nothing more than a ``range``. ``LineTable`` is the
 ``removed``: both read-only, both behaving as the dict and frozenset they
 replace (membership, iteration in ascending order, length, equality, set
 operations).
+
+A table whose text is long is kept compressed (zlib, its line ends with it):
+those are the whole new files of a vendored drop or a generated code set, which
+would otherwise keep the change's whole text in memory for the run, though an
+analyzer reads one file at a time. The last few tables read are kept open
+(``_OPEN``), so an analyzer going through a file's lines pays one
+decompression, not one per line.
 """
 
 from __future__ import annotations
 
+import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
@@ -21,6 +29,11 @@ from itertools import accumulate, pairwise
 from typing import TypeVar
 
 S = TypeVar("S")
+
+#: A table with at least this many characters of text is kept compressed.
+PACK_FROM = 256
+#: How many compressed tables stay open at once (an analyzer reads a file or two at a time).
+_OPEN_TABLES = 4
 
 
 class _Numbered:
@@ -42,7 +55,8 @@ class _Numbered:
 class LineTable(_Numbered, Mapping[int, str]):
     """Line number -> text, for the lines of one side of a file's diff."""
 
-    __slots__ = ("_ends", "_text")
+    __slots__ = ("_ends", "_packed", "_text")
+    _ends: Sequence[int]
 
     def __init__(self, lines: Mapping[int, str]) -> None:
         numbers = list(lines)
@@ -50,22 +64,66 @@ class LineTable(_Numbered, Mapping[int, str]):
             numbers.sort()
         texts = [lines[n] for n in numbers]
         self._numbers = _compact(numbers)
-        self._text = "".join(texts)
-        self._ends = array("I" if len(self._text) < 1 << 32 else "Q", accumulate(map(len, texts)))
+        text = "".join(texts)
+        ends = array("I" if len(text) < 1 << 32 else "Q", accumulate(map(len, texts)))
+        self._packed: bytes | None = None
+        self._text, self._ends = text, ends
+        if len(text) >= PACK_FROM and ends.typecode == "I":
+            self._packed = _pack(ends, text)
+            self._text, self._ends = "", ()
 
     def __getitem__(self, number: int) -> str:
         index = _find(self._numbers, number)
         if index < 0:
             raise KeyError(number)
-        start = self._ends[index - 1] if index else 0
-        return self._text[start : self._ends[index]]
+        ends, text = self._opened()
+        start = ends[index - 1] if index else 0
+        return text[start : ends[index]]
 
     def __repr__(self) -> str:
         return f"LineTable({dict(self.items())!r})"
 
     def numbers(self) -> LineSet:
         """The line numbers, as a set sharing this table's storage."""
-        return LineSet(self._numbers)
+        return LineSet(self._numbers) if self._numbers else EMPTY_LINES
+
+    def _opened(self) -> tuple[Sequence[int], str]:
+        """The line ends and the text, decompressed when the table is kept compressed."""
+        if self._packed is None:
+            return self._ends, self._text
+        return _open(self, self._packed)
+
+
+_OPEN: dict[int, tuple[LineTable, Sequence[int], str]] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _pack(ends: array[int], text: str) -> bytes:
+    import zlib
+
+    return zlib.compress(ends.tobytes() + text.encode("utf-8", "surrogatepass"), 1)
+
+
+def _open(table: LineTable, packed: bytes) -> tuple[Sequence[int], str]:
+    """``table``'s ends and text, from the few kept open or decompressed now."""
+    key = id(table)
+    with _OPEN_LOCK:
+        kept = _OPEN.pop(key, None)
+        if kept is not None:
+            _OPEN[key] = kept  # now the most recently read
+            return kept[1], kept[2]
+    import zlib
+
+    raw = zlib.decompress(packed)
+    split = len(table) * 4
+    ends = array("I")
+    ends.frombytes(raw[:split])
+    text = raw[split:].decode("utf-8", "surrogatepass")
+    with _OPEN_LOCK:
+        _OPEN[key] = (table, ends, text)  # the table itself keeps its id from being reused
+        while len(_OPEN) > _OPEN_TABLES:
+            del _OPEN[next(iter(_OPEN))]
+    return ends, text
 
 
 class LineSet(_Numbered, Set[int]):
@@ -97,7 +155,7 @@ def joined(lines: Mapping[int, str]) -> str:
     a word found only across two lines is a false hint, never a missed one.
     """
     if isinstance(lines, LineTable):
-        return lines._text
+        return lines._opened()[1]
     return "\n".join(lines.values())
 
 
@@ -111,3 +169,8 @@ def _compact(numbers: list[int]) -> Sequence[int]:
 def _find(numbers: Sequence[int], number: int) -> int:
     index = bisect_left(numbers, number)
     return index if index < len(numbers) and numbers[index] == number else -1
+
+
+#: No lines, shared: most files of a big change remove none (and a new one has no base).
+EMPTY_LINES = LineSet(range(0))
+EMPTY_TABLE = LineTable({})

@@ -35,8 +35,9 @@ class Hunk(NamedTuple):
     new_count: int
 
 
-#: The default of the mapping fields: shared, so it must be read-only.
-_EMPTY: Mapping[int, Any] = MappingProxyType({})
+#: The default of the mapping fields, and what a parsed file with no such lines holds
+#: (most files of a big change have no removed or context lines): shared, so read-only.
+EMPTY: Mapping[int, Any] = MappingProxyType({})
 
 
 class _FileChangeFields(NamedTuple):
@@ -52,13 +53,13 @@ class _FileChangeFields(NamedTuple):
     hunks: tuple[Hunk, ...] = ()
     added: Set[int] = frozenset()
     removed: Set[int] = frozenset()
-    removed_anchor: Mapping[int, int] = _EMPTY
-    added_text: Mapping[int, str] = _EMPTY
-    removed_text: Mapping[int, str] = _EMPTY
-    context_map: Mapping[int, int] = _EMPTY
+    removed_anchor: Mapping[int, int] = EMPTY
+    added_text: Mapping[int, str] = EMPTY
+    removed_text: Mapping[int, str] = EMPTY
+    context_map: Mapping[int, int] = EMPTY
     binary: bool = False
     skip_reason: str | None = None
-    context_text: Mapping[int, str] = _EMPTY
+    context_text: Mapping[int, str] = EMPTY
 
 
 class FileChange(_FileChangeFields):
