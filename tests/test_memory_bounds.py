@@ -120,6 +120,21 @@ def test_a_source_that_left_the_change_is_made_again_from_its_bytes(
     assert [s.data for s in second if s] == [s.data for s in first if s]
 
 
+def test_the_bytes_kept_for_making_sources_again_are_kept_compressed(repo: GitRepo) -> None:
+    def module(n: int) -> str:
+        return "".join(f"def f{n}_{i}(x):\n    return x * {i} + {n}\n\n" for i in range(150))
+
+    base = repo.commit({"README": "x\n"}, "base")
+    head = repo.commit({f"pkg/m{n}.py": module(n) for n in range(20)}, "twenty modules")
+    with change_between(repo, base, head) as change:
+        first = [change.head_source(fc) for fc in change.files]
+        change._cache.clear()  # the decoded tier gone: they are made from the kept bytes
+        again = [change.head_source(fc) for fc in change.files]
+    assert [s.data for s in again if s] == [s.data for s in first if s] and len(first) == 20
+    read = sum(len(s.data) for s in first if s)
+    assert change._raw.stats().entries == 20 and change._raw.stats().cost < read / 3
+
+
 def test_a_cache_evicts_the_least_recent_but_keeps_the_first_share() -> None:
     cache: BoundedCache[str, int] = BoundedCache(max_entries=4, max_cost=100, protected_share=0.5)
     for key in "abcdef":

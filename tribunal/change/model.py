@@ -3,8 +3,8 @@
 Every analyzer receives the same ``Change``; each file's base and head
 contents are read once and shared while they stay in the change's caches, which
 are bounded so that a 20,000-file change never holds every file at once. Two
-tiers: the file's bytes as git gave them (``RAW_CACHE_BYTES``: one byte of
-memory per byte of file, so a change of a few thousand files fits whole), and
+tiers: the file's bytes as git gave them, compressed (``RAW_CACHE_BYTES`` of
+compressed bytes, so a change of a few thousand files fits whole), and
 the ``Source`` objects made from them with their decoded text and lines
 (``SOURCE_CACHE_BYTES``, three to five times the bytes, only for the files in
 use). Analyzers walk the change one after another, so a file that left the
@@ -28,13 +28,15 @@ from tribunal.findings import RangeInfo
 from tribunal.git.cmd import BlobTooLarge, Git
 from tribunal.lang.paths import is_generated, language_of
 from tribunal.util.lru import BoundedCache
+from tribunal.util.packed import PACK_FROM, pack, unpack
 
 _BINARY_PROBE = 8000
 #: Estimated bytes of decoded sources a change keeps (contents, text, lines).
 SOURCE_CACHE_BYTES = 8 << 20
 SOURCE_CACHE_ENTRIES = 16384
-#: Bytes of file contents (as read from git) a change keeps for making its sources again.
-RAW_CACHE_BYTES = 16 << 20
+#: Compressed bytes of file contents (as read from git) a change keeps for making its
+#: sources again: three to five times as much of the files themselves.
+RAW_CACHE_BYTES = 8 << 20
 #: Changed files fetched together when one of them is read.
 PREFETCH = 32
 
@@ -81,6 +83,12 @@ class Claim(NamedTuple):
     origin: str = "file"
     #: Other sources that made the same claim; it is judged once.
     also: tuple[str, ...] = ()
+
+
+class _Packed(NamedTuple):
+    """A file's contents as ``util.packed`` keeps them."""
+
+    data: bytes
 
 
 _NO_OVERRIDES: Mapping[str, bytes] = MappingProxyType({})
@@ -143,7 +151,7 @@ class Change:
         self._cache: BoundedCache[tuple[str, str], Source | None] = BoundedCache(
             SOURCE_CACHE_ENTRIES, SOURCE_CACHE_BYTES
         )
-        self._raw: BoundedCache[tuple[str, str], Blob] = BoundedCache(
+        self._raw: BoundedCache[tuple[str, str], Blob | _Packed] = BoundedCache(
             SOURCE_CACHE_ENTRIES, RAW_CACHE_BYTES
         )
         self._order: dict[str, tuple[list[str], dict[str, int]]] = {}
@@ -217,7 +225,8 @@ class Change:
             return cached[0]
         raw = self._raw.get((side, path))
         if raw is not None:
-            source = self._to_source(path, raw[0])
+            kept = raw[0]
+            source = self._to_source(path, unpack(kept.data) if isinstance(kept, _Packed) else kept)
             self._cache.put((side, path), source, _cost(source))
             return source
         paths = self._batch(side, path)
@@ -236,7 +245,11 @@ class Change:
 
     def _keep_fetched(self, side: str, path: str, blob: Blob) -> None:
         """A file as git gave it, kept to make its source from (skips are noted on demand)."""
-        self._raw.put((side, path), blob, len(blob) + 160 if isinstance(blob, bytes) else 160)
+        if isinstance(blob, bytes) and len(blob) >= PACK_FROM:
+            packed = _Packed(pack(blob))
+            self._raw.put((side, path), packed, len(packed.data) + 160)
+        else:
+            self._raw.put((side, path), blob, len(blob) + 160 if isinstance(blob, bytes) else 160)
 
     def _holds(self, side: str, path: str) -> bool:
         return (side, path) in self._cache or (side, path) in self._raw

@@ -11,7 +11,7 @@ hunk's worth) cost nothing more than a ``range``. ``LineTable`` is the
 replace (membership, iteration in ascending order, length, equality, set
 operations).
 
-A table whose text is long is kept compressed (zlib, its line ends with it):
+A table whose text is long is kept compressed (``util.packed``, its line ends with it):
 those are the whole new files of a vendored drop or a generated code set, which
 would otherwise keep the change's whole text in memory for the run, though an
 analyzer reads one file at a time. The last few tables read are kept open
@@ -28,10 +28,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from itertools import accumulate, pairwise
 from typing import TypeVar
 
+from tribunal.util.packed import PACK_FROM, pack, unpack
+
 S = TypeVar("S")
 
-#: A table with at least this many characters of text is kept compressed.
-PACK_FROM = 256
 #: How many compressed tables stay open at once (an analyzer reads a file or two at a time).
 _OPEN_TABLES = 4
 
@@ -99,9 +99,7 @@ _OPEN_LOCK = threading.Lock()
 
 
 def _pack(ends: array[int], text: str) -> bytes:
-    import zlib
-
-    return zlib.compress(ends.tobytes() + text.encode("utf-8", "surrogatepass"), 1)
+    return pack(ends.tobytes() + text.encode("utf-8", "surrogatepass"))
 
 
 def _open(table: LineTable, packed: bytes) -> tuple[Sequence[int], str]:
@@ -112,9 +110,7 @@ def _open(table: LineTable, packed: bytes) -> tuple[Sequence[int], str]:
         if kept is not None:
             _OPEN[key] = kept  # now the most recently read
             return kept[1], kept[2]
-    import zlib
-
-    raw = zlib.decompress(packed)
+    raw = unpack(packed)
     split = len(table) * 4
     ends = array("I")
     ends.frombytes(raw[:split])
