@@ -89,6 +89,12 @@ class AnalyzerChild:
         for stream in (sys.stdout, sys.stderr):  # the child flushes them as it exits
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
+        import gc
+
+        # The child's collections then leave what it inherited alone, so those pages stay
+        # shared (a collection writes to every object it walks); ``tribunal.entry``
+        # unfreezes them for the teardown.
+        gc.freeze()
         with signals_blocked():  # until the child has put its handlers back to the defaults
             self._process.start()
         report_writer.close()

@@ -21,6 +21,7 @@ silent pass. ``TRIBUNAL_WORKERS=1`` runs everything here; only Linux forks
 """
 
 import contextlib
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -73,6 +74,7 @@ def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") 
     result_r, result_w = os.pipe()
     restore = _halve_tree_bounds(change)
     parent = os.getpid()
+    gc.freeze()  # no collection in the worker walks (so copies) the pages it shares with us
     try:
         pid = os.fork()
     except OSError:  # no room for a second process: judge them all here
