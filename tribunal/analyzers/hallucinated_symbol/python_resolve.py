@@ -119,7 +119,16 @@ class Resolver:
         return self._files[path]
 
     def names(self, module: PyModule) -> Names:
-        """Everything ``module`` defines, star imports followed; cycles make it uncertain."""
+        """Everything ``module`` defines, star imports followed; cycles make it uncertain.
+
+        Only an answer that followed star imports or joined files is kept: one file's
+        names are kept already (``file_names``), and keeping their union with
+        ``IMPLICIT`` too would hold a second set per module of a big change.
+        """
+        if len(module.files) == 1:
+            found = self.file_names(module.files[0])
+            if not found.stars:
+                return Names(found.names | IMPLICIT, found.uncertain)
         key = (*module.files, module.package_dir or "")
         if key in self._names:
             return self._names[key]
