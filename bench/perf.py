@@ -59,7 +59,9 @@ class Sample:
 #: ``wait4``'s peak RSS of the largest process, or, when tribunal runs in more than one
 #: process at once (``check``'s worker, the convene's analyzer child), the largest sum of
 #: their proportional set sizes (PSS: a page two processes share counts half in each)
-#: that a thread sampling ``/proc`` every 20 ms saw (Linux), whichever is larger. It runs in its
+#: that a thread sampling ``/proc`` every 20 ms saw (Linux), whichever is larger. A child
+#: caught between ``vfork`` and ``exec`` (how Python starts git) shares its parent's memory
+#: and is counted once (``kcmp``). It runs in its
 #: own small interpreter because a child's peak RSS starts at its parent's size at fork
 #: time (Linux records the pre-exec memory of the forking process); measured from this
 #: benchmark process, even ``python -c pass`` would look as large as the benchmark itself.
@@ -67,19 +69,35 @@ _LAUNCHER = """\
 import os, sys, threading, time
 result, argv = sys.argv[1], sys.argv[2:]
 summed = [0]
+KCMP = None
+if sys.platform.startswith("linux"):
+    try:
+        import ctypes, functools, platform
+        number = {"x86_64": 312, "aarch64": 272}.get(platform.machine())
+        if number is not None:
+            KCMP = functools.partial(ctypes.CDLL(None, use_errno=True).syscall, number)
+    except (ImportError, OSError):
+        pass
 def pss(pid):
     for line in open(f"/proc/{pid}/smaps_rollup"):
         if line.startswith("Pss:"):
             return int(line.split()[1]) * 1024
     return 0
+def same_memory(pid, parent):
+    try:  # kcmp(KCMP_VM): a child between vfork and exec runs in its parent's memory
+        return KCMP(pid, parent, 1, 0, 0) == 0  # 1: KCMP_VM
+    except Exception:
+        return False
 def tree_pss(root):
-    total, todo = 0, [root]
+    total, todo = 0, [(root, None)]
     while todo:
-        pid = todo.pop()
+        pid, parent = todo.pop()
         try:
-            total += pss(pid)
+            if parent is None or not same_memory(pid, parent):
+                total += pss(pid)
             for task in os.listdir(f"/proc/{pid}/task"):
-                todo += [int(c) for c in open(f"/proc/{pid}/task/{task}/children").read().split()]
+                kids = open(f"/proc/{pid}/task/{task}/children").read().split()
+                todo += [(int(c), pid) for c in kids]
         except (OSError, ValueError):
             pass
     return total

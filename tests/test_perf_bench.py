@@ -42,6 +42,30 @@ def test_memory_of_two_processes_alive_at_once_is_their_sum(tmp_path: Path) -> N
     assert both.peak_rss > both.largest_rss + 30 * perf.MIB  # both at once: each holds 40 MiB
 
 
+@pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux's /proc")
+def test_a_child_that_shares_its_parents_memory_is_counted_once(tmp_path: Path) -> None:
+    """Python starts git through ``vfork``: until ``exec`` the child runs in its parent's
+    memory, and summing both would count the parent twice. Here the child is held there
+    (a shell opens the FIFO for writing a second later):
+    glibc's ``posix_spawn`` opens a FIFO before its ``exec``, which waits for a writer."""
+    env = perfgen.bench_env(tmp_path)
+    fifo = tmp_path / "fifo"
+    code = (
+        "import os, subprocess\n"
+        "b = bytearray(40 << 20); b[::4096] = b'x' * len(b[::4096])\n"
+        f"fifo = {str(fifo)!r}\n"
+        "os.mkfifo(fifo)\n"
+        "writer = subprocess.Popen(['sh', '-c', 'sleep 1; : > \"$0\"', fifo])\n"
+        "pid = os.posix_spawn('/bin/true', ['true'], os.environ,\n"
+        "    file_actions=[(os.POSIX_SPAWN_OPEN, 3, fifo, os.O_RDONLY, 0)])\n"
+        "os.waitpid(pid, 0)\n"
+        "writer.wait()\n"
+    )
+    held = perf.measure([sys.executable, "-c", code], tmp_path, env)
+    assert held.code == 0
+    assert 40 * perf.MIB < held.peak_rss < 70 * perf.MIB
+
+
 def test_generated_repositories_have_the_promised_shape(tmp_path: Path) -> None:
     env = perfgen.bench_env(tmp_path / "home")
     small = tmp_path / "small"
