@@ -278,6 +278,10 @@ def killed_convene_is_cleaned_by_the_next_run(user: UserRepo, tmp_path: Path) ->
     no_sandboxes_left(user)
 
 
+#: The shipped lenses that run analyzers (all but ``suite``).
+ANALYZER_LENSES = ("tests", "symbols", "security", "docs", "claims")
+
+
 def suite_config(command: str) -> str:
     return f"suite:\n  command: {quote_yaml(command)}\n  timeout: 120\n"
 

@@ -212,6 +212,22 @@ def test_a_pushed_weakening_and_an_added_suppression_are_recorded(user: UserRepo
     assert audit(user, "--verify").code == 0
 
 
+def test_a_suppression_is_noted_by_a_convene_with_no_analyzer_lens(user: UserRepo) -> None:
+    """The analyzers' child reads the change and notes its suppressions; with every analyzer
+    lens off there is no child, and the hook's own process must still note them."""
+    off = "".join(f"  {lens}: {{enabled: false}}\n" for lens in sc.ANALYZER_LENSES)
+    sc.set_remote_config(user, "lenses:\n" + off + sc.suite_config("exit 0"))
+    sha = user.commit({"tests/test_later.py": SUPPRESSED}, "placeholder")
+    result = sc.push(user)
+    assert result.code == 0, sc.output(result)
+    summary = sc.only_summary(user, sha)
+    assert [m.lens for m in summary.members] == ["suite"]
+    assert [(n.file, n.title) for n in summary.notes] == [
+        ("tests/test_later.py", "this change adds a suppression of assertion-free-test")
+    ]
+    assert [r["how"] for r in log_records(user)][-1] == ["suppression-added"]
+
+
 def test_pushes_before_the_install_are_never_records(tmp_path: Path) -> None:
     user = UserRepo.create(tmp_path)
     user.commit({"tests/test_x.py": ASSERTION_FREE_TEST}, "bad, before tribunal")
