@@ -41,7 +41,7 @@ from tribunal.findings import Finding
 from tribunal.hooks.members import Board, Outcome, analyze_plan, judged, record
 from tribunal.hooks.progress import Progress
 from tribunal.lenses import LensPlan
-from tribunal.util.lifeline import die_with_parent
+from tribunal.util.lifeline import die_with_parent, frozen_for_fork
 from tribunal.worktree.signals import signals_blocked
 
 if TYPE_CHECKING:
@@ -89,13 +89,8 @@ class AnalyzerChild:
         for stream in (sys.stdout, sys.stderr):  # the child flushes them as it exits
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
-        import gc
-
-        # The child's collections then leave what it inherited alone, so those pages stay
-        # shared (a collection writes to every object it walks); ``tribunal.entry``
-        # unfreezes them for the teardown.
-        gc.freeze()
-        with signals_blocked():  # until the child has put its handlers back to the defaults
+        # until the child has put its handlers back to the defaults
+        with frozen_for_fork(), signals_blocked():
             self._process.start()
         report_writer.close()
         inbox_reader.close()

@@ -21,7 +21,6 @@ silent pass. ``TRIBUNAL_WORKERS=1`` runs everything here; only Linux forks
 """
 
 import contextlib
-import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -74,9 +73,11 @@ def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") 
     result_r, result_w = os.pipe()
     restore = _halve_tree_bounds(change)
     parent = os.getpid()
-    gc.freeze()  # no collection in the worker walks (so copies) the pages it shares with us
+    from tribunal.util.lifeline import frozen_for_fork
+
     try:
-        pid = os.fork()
+        with frozen_for_fork():
+            pid = os.fork()
     except OSError:  # no room for a second process: judge them all here
         os.close(result_r)
         os.close(result_w)

@@ -9,8 +9,10 @@ elsewhere the child notices through the pipes it shares with the parent.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
+from collections.abc import Iterator
 
 #: Linux's prctl option: a signal for the child when the thread that forked it ends.
 _PR_SET_PDEATHSIG = 1
@@ -28,3 +30,19 @@ def die_with_parent(parent: int) -> None:
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
     if os.getppid() != parent:  # it died before the prctl
         os._exit(1)
+
+
+@contextlib.contextmanager
+def frozen_for_fork() -> Iterator[None]:
+    """Fork inside this: the child's collections leave what it inherited alone.
+
+    A collection writes to every object it walks, which copies each page the child
+    still shares with its parent; the child (which never leaves the block: it exits)
+    keeps those objects frozen. The parent unfreezes them as the block ends, so that
+    its own collector is as it was.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
