@@ -4,14 +4,20 @@ Analyzer lenses share one ``Change`` (its reads are cached, and neither it nor
 git's batch reader is thread-safe), so they run one after another in a child
 process (``analyzer_child``) that is killed at the deadline: every analyzer
 lens it had not finished is then ERROR. The suite lens, which mostly waits on
-a subprocess, runs beside it in a thread. The main thread only waits (in
-``time.sleep``, which a signal interrupts cleanly), reports progress, and
-enforces the budget. A lens's verdict is the worst of its findings (PASS when
-it has none), or ERROR when it could not complete.
+a subprocess, runs beside it in a thread. The main thread only waits,
+reports progress, and enforces the budget. Once the budget runs out or a
+signal arrives, it stops every member and waits for each thread to end: the
+suite lens's thread removes the repository it made before it ends, and a
+process that exits under it would leave that behind. So a signal is taken
+only in the wait for the verdicts (after each ``time.sleep``) or once every
+thread has ended, never while a thread starts or is waited for. A lens's
+verdict is the worst of its findings (PASS when it has none), or ERROR when it
+could not complete.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -22,11 +28,15 @@ from tribunal.change.model import Change
 from tribunal.config.model import Config
 from tribunal.findings import Finding
 from tribunal.hooks.progress import Progress
-from tribunal.hooks.suite import DEFAULT_TIMEOUT, run_on_commit
+from tribunal.hooks.suite import DEFAULT_TIMEOUT, SUITE_STOPS_WITHIN, run_on_commit
 from tribunal.lenses import LensPlan
 from tribunal.worktree.sandbox import Sandbox
+from tribunal.worktree.signals import check_interrupted, interrupts_deferred
 
 MemberVerdict = Literal["PASS", "UNVERIFIED", "CONTRADICTED", "ERROR"]
+
+#: How long the thread that reads the analyzers' child may take to end once the child is killed.
+_READER_ENDS_WITHIN = 10.0
 
 
 @dataclass(frozen=True)
@@ -73,24 +83,37 @@ def convene_members(
     board = Board()
     stop = threading.Event()
     suites = [p for p in plans if p.lens.kind == "suite"]
-    workers = [
-        threading.Thread(target=_each, args=(board, suites, lambda p: _suite(p, box, config, stop)))
-    ]
+    suite = threading.Thread(
+        target=_each, args=(board, suites, lambda p: _suite(p, box, config, stop)), daemon=True
+    )
+    workers = [(suite, SUITE_STOPS_WITHIN)]
     if child is not None:
-        workers.append(threading.Thread(target=child.collect, args=(board, stop)))
-    for thread in workers:
-        thread.daemon = True
-        thread.start()
-    try:
-        _wait(board, len(plans), time.monotonic() + budget, progress)
-        finished = dict(board.done)
-    finally:
-        stop.set()  # stops the suite's process group and kills the analyzers' child
-        if child is not None:
-            child.kill()
-        for thread in workers:
-            thread.join(timeout=10)
+        reader = threading.Thread(target=child.collect, args=(board, stop), daemon=True)
+        workers.append((reader, _READER_ENDS_WITHIN))
+    with interrupts_deferred():  # a signal is taken in ``_wait`` alone, or once all have ended
+        try:
+            for thread, _ in workers:
+                thread.start()
+            _wait(board, len(plans), time.monotonic() + budget, progress)
+            finished = dict(board.done)
+        finally:
+            stop.set()  # stops the suite's process group and kills the analyzers' child
+            if child is not None:
+                child.kill()
+            for thread, within in workers:
+                _join(thread, within)
     return [finished.get(p.lens.id) or _overrun(p, budget) for p in plans]
+
+
+def _join(thread: threading.Thread, within: float) -> None:
+    """Wait up to ``within`` s for a stopped member's thread to end; say so if it did not."""
+    thread.join(within)
+    if thread.is_alive():
+        print(
+            f"tribunal: a member did not stop within {within:.0f} s;"
+            " the next convene removes what it left",
+            file=sys.stderr,
+        )
 
 
 def _wait(board: Board, total: int, deadline: float, progress: Progress) -> None:
@@ -104,6 +127,7 @@ def _wait(board: Board, total: int, deadline: float, progress: Progress) -> None
             return
         progress.heartbeat(dict(board.running))
         time.sleep(min(0.05, max(0.0, deadline - time.monotonic())))
+        check_interrupted()
 
 
 def _each(board: Board, plans: Sequence[LensPlan], judge: Callable[[LensPlan], Outcome]) -> None:

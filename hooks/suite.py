@@ -37,6 +37,9 @@ TAIL_BYTES = 4000
 GRACE = 2.0  # seconds between SIGTERM and SIGKILL for what the suite leaves running
 _SUPERVISOR_MARGIN = 10.0  # past GRACE and the supervisor's own give-up time
 _NOT_FOUND = (126, 127)  # the shell's "cannot execute" / "command not found"
+#: How long the lens may take to end once stopped: the build under way, the supervisor's
+#: own bound (``_stop``), then removing the repository; with room for a loaded machine.
+SUITE_STOPS_WITHIN = GRACE + supervisor.GIVE_UP_AFTER_KILL + _SUPERVISOR_MARGIN + 30.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ def run_on_commit(command: str, box: Sandbox, timeout: float, stop: threading.Ev
     """Run ``command`` on the sandbox's commit, in a throwaway repository of its own."""
     from tribunal.worktree.suiterepo import SuiteRepoError, suite_repository
 
+    if stop.is_set():  # stopped before it began: make nothing
+        return SuiteResult(False, "stopped", "stopped", "")
     try:
         with suite_repository(box.source, box.common_dir, box.commit) as repo:
             if stop.is_set():
