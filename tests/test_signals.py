@@ -3,7 +3,9 @@
 Real processes get real signals: ``tribunal convene`` is started in its own
 session and its whole group is signalled, as a terminal would, while the
 suite lens runs (the lenses), right after the worktree exists (its creation),
-and twice in a row (Ctrl-C, then the terminal closing).
+twice in a row (Ctrl-C, then the terminal closing), and at the moments the
+convene starts and stops the suite lens's thread, which makes and removes a
+repository of its own.
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def test_a_second_signal_while_unwinding(
     assert "Traceback" not in out and "release unlocked lock" not in out
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_as_the_worktree_is_made(
     user: UserRepo, tmp_path: Path, sig: signal.Signals
 ) -> None:
@@ -150,11 +152,103 @@ def test_a_signal_while_the_summary_is_written(
     user: UserRepo, tmp_path: Path, sig: signal.Signals
 ) -> None:
     user.commit(sc.BAD, "bad")
-    argv = [sys.executable, "-c", SIGNAL_IN_SUMMARY_WRITE, str(int(sig))]
-    proc = start(user.path, argv, user.env)
+    signalled(user, SIGNAL_IN_SUMMARY_WRITE, sig, "signalled in the summary write")
+    assert user.summaries() == []  # the temporary file went, and no summary was made of it
+
+
+#: Patches for ``tribunal convene`` (before ``main`` runs) that make the suite lens's thread
+#: wait, where a test calls ``wait_for_the_convene()``, until the convene has handled a
+#: signal and then waits for that thread (``join``). A convene that exits under the thread
+#: instead leaves the thread's directory behind every time, not once in a dozen runs.
+WAITED_FOR = """
+import os, sys, tempfile, threading
+from tribunal.cli import main
+from tribunal.worktree import signals, suiterepo
+handled, joined = threading.Event(), threading.Event()
+real_raise, real_join = signals._raise, threading.Thread.join
+def noting_raise(signum, frame):
+    try:
+        real_raise(signum, frame)
+    finally:
+        handled.set()
+def join(self, timeout=None):
+    if handled.is_set() and self.name.endswith("(_each)"):
+        joined.set()
+    real_join(self, timeout)
+def wait_for_the_convene():
+    handled.wait(60) and joined.wait(60)
+signals._raise = noting_raise
+threading.Thread.join = join
+"""
+
+#: The signal as the members start: the suite lens's thread has made its directory and
+#: the convene is still starting the other threads (a thread's ``start`` waits for it).
+SIGNAL_AS_THE_MEMBERS_START = (
+    WAITED_FOR
+    + """
+made = threading.Event()
+real_mkdtemp, real_start = tempfile.mkdtemp, threading.Thread.start
+def mkdtemp(*args, **kwargs):
+    path = real_mkdtemp(*args, **kwargs)
+    if (kwargs.get("prefix") or "").startswith("tribunal-suite-"):
+        made.set()
+        wait_for_the_convene()
+    return path
+def start(self):
+    real_start(self)
+    if self.name.endswith("(_each)") and made.wait(60):
+        print("signalled as the members start", flush=True)
+        os.killpg(0, int(sys.argv[1]))
+tempfile.mkdtemp = mkdtemp
+threading.Thread.start = start
+sys.exit(main(["convene", "--ref", "HEAD"]))
+"""
+)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_as_the_members_start(user: UserRepo, sig: signal.Signals) -> None:
+    sc.set_remote_config(user, sc.suite_config("exit 0"))
+    user.commit(sc.GOOD, "good")
+    signalled(user, SIGNAL_AS_THE_MEMBERS_START, sig, "signalled as the members start")
+
+
+#: The signal as the convene stops the members, its time budget spent: it has just stopped
+#: the suite lens (which is about to remove its repository) and is killing the analyzers'
+#: child, and it has still to wait for the suite lens's thread.
+SIGNAL_AS_THE_MEMBERS_STOP = (
+    WAITED_FOR
+    + """
+from tribunal.hooks.analyzer_child import AnalyzerChild
+real_kill, real_remove = AnalyzerChild.kill, suiterepo.remove_tree
+def kill(self):
+    if not handled.is_set():
+        print("signalled as the members stop", flush=True)
+        os.killpg(0, int(sys.argv[1]))
+    real_kill(self)
+def remove_tree(path):
+    wait_for_the_convene()
+    real_remove(path)
+AnalyzerChild.kill = kill
+suiterepo.remove_tree = remove_tree
+sys.exit(main(["convene", "--ref", "HEAD"]))
+"""
+)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_as_the_members_stop(user: UserRepo, sig: signal.Signals) -> None:
+    sc.set_remote_config(user, sc.suite_config("exec sleep 60") + "convene:\n  timeout: 1\n")
+    user.commit(sc.GOOD, "good")
+    signalled(user, SIGNAL_AS_THE_MEMBERS_STOP, sig, "signalled as the members stop")
+
+
+def signalled(user: UserRepo, script: str, sig: signal.Signals, said: str) -> None:
+    """Run ``python -c script sig``, which signals its own group as it prints ``said``:
+    it must end with 128 + sig, no traceback, and nothing left behind."""
+    proc = start(user.path, [sys.executable, "-c", script, str(int(sig))], user.env)
     out, _ = proc.communicate(timeout=120)
-    assert "signalled in the summary write" in out, out
+    assert said in out, out
     assert proc.returncode == 128 + sig, out
     assert "Traceback" not in out
     left_nothing(user, proc)
-    assert user.summaries() == []  # the temporary file went, and no summary was made of it
