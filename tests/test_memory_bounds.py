@@ -120,20 +120,28 @@ def test_a_source_that_left_the_change_is_made_again_from_its_bytes(
     assert [s.data for s in second if s] == [s.data for s in first if s]
 
 
-def test_the_bytes_kept_for_making_sources_again_are_kept_compressed(repo: GitRepo) -> None:
+def test_the_bytes_kept_for_making_sources_again_are_compressed_past_the_bound(
+    repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Contents fit plain until the change has read more than the bound; then they are kept
+    compressed, so that more files stay than the bound holds plain."""
+
     def module(n: int) -> str:
         return "".join(f"def f{n}_{i}(x):\n    return x * {i} + {n}\n\n" for i in range(150))
 
+    monkeypatch.setattr(change_module, "RAW_CACHE_BYTES", 40_000)
     base = repo.commit({"README": "x\n"}, "base")
     head = repo.commit({f"pkg/m{n}.py": module(n) for n in range(20)}, "twenty modules")
     with change_between(repo, base, head) as change:
         first = [change.head_source(fc) for fc in change.files]
         change._cache.clear()  # the decoded tier gone: they are made from the kept bytes
-        again = [change.head_source(fc) for fc in change.files]
-    assert [s.data for s in again if s] == [s.data for s in first if s] and len(first) == 20
-    read = sum(len(s.data) for s in first if s)
-    assert change._raw.stats().entries == 20 and change._raw.stats().cost < read / 3
-
+        again = [change.head_source(fc) for fc in change.files if change._holds("head", fc.path)]
+    size = len(module(0))
+    kept = change._raw.stats()
+    assert len(first) == 20 and 20 * size > 2 * 40_000
+    assert kept.cost <= 40_000 and kept.entries > 40_000 // size + 3
+    assert len(again) == kept.entries
+    assert {s.data for s in again if s} <= {s.data for s in first if s}
 
 def test_a_cache_evicts_the_least_recent_but_keeps_the_first_share() -> None:
     cache: BoundedCache[str, int] = BoundedCache(max_entries=4, max_cost=100, protected_share=0.5)

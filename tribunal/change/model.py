@@ -3,8 +3,8 @@
 Every analyzer receives the same ``Change``; each file's base and head
 contents are read once and shared while they stay in the change's caches, which
 are bounded so that a 20,000-file change never holds every file at once. Two
-tiers: the file's bytes as git gave them, compressed (``RAW_CACHE_BYTES`` of
-compressed bytes, so a change of a few thousand files fits whole), and
+tiers: the file's bytes as git gave them (``RAW_CACHE_BYTES``; once a change has
+read more than that, compressed, so a change of a few thousand files fits whole), and
 the ``Source`` objects made from them with their decoded text and lines
 (``SOURCE_CACHE_BYTES``, three to five times the bytes, only for the files in
 use). Analyzers walk the change one after another, so a file that left the
@@ -34,8 +34,8 @@ _BINARY_PROBE = 8000
 #: Estimated bytes of decoded sources a change keeps (contents, text, lines).
 SOURCE_CACHE_BYTES = 8 << 20
 SOURCE_CACHE_ENTRIES = 16384
-#: Compressed bytes of file contents (as read from git) a change keeps for making its
-#: sources again: three to five times as much of the files themselves.
+#: Bytes of file contents (as read from git) a change keeps for making its sources again;
+#: past this much read, what it keeps is compressed (three to five times as many files).
 RAW_CACHE_BYTES = 8 << 20
 #: Changed files fetched together when one of them is read.
 PREFETCH = 32
@@ -108,6 +108,7 @@ class Change:
         "_ids",
         "_order",
         "_raw",
+        "_raw_read",
         "_trees",
         "base",
         "base_overrides",
@@ -154,6 +155,7 @@ class Change:
         self._raw: BoundedCache[tuple[str, str], Blob | _Packed] = BoundedCache(
             SOURCE_CACHE_ENTRIES, RAW_CACHE_BYTES
         )
+        self._raw_read = 0  # bytes of contents read so far: past the bound, kept compressed
         self._order: dict[str, tuple[list[str], dict[str, int]]] = {}
         self._ids: dict[tuple[str, str], str] = {}
         self._trees: BoundedCache[Any, Any] | None = None
@@ -245,7 +247,9 @@ class Change:
 
     def _keep_fetched(self, side: str, path: str, blob: Blob) -> None:
         """A file as git gave it, kept to make its source from (skips are noted on demand)."""
-        if isinstance(blob, bytes) and len(blob) >= PACK_FROM:
+        if isinstance(blob, bytes):
+            self._raw_read += len(blob)
+        if isinstance(blob, bytes) and len(blob) >= PACK_FROM and self._raw_read > RAW_CACHE_BYTES:
             packed = _Packed(pack(blob))
             self._raw.put((side, path), packed, len(packed.data) + 160)
         else:
