@@ -73,11 +73,8 @@ def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") 
     result_r, result_w = os.pipe()
     restore = _halve_tree_bounds(change)
     parent = os.getpid()
-    from tribunal.util.lifeline import frozen_for_fork
-
     try:
-        with frozen_for_fork():
-            pid = os.fork()
+        pid = os.fork()
     except OSError:  # no room for a second process: judge them all here
         os.close(result_r)
         os.close(result_w)
@@ -133,10 +130,10 @@ def _worker(
         import pickle
         import signal
 
-        from tribunal.util.lifeline import die_with_parent
+        from tribunal.util.lifeline import forked_child
 
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the worker outright
-        die_with_parent(parent)
+        forked_child(parent)
         done: dict[int, Judged] = {}
         with os.fdopen(queue_r, "rb", buffering=0) as queue:
             while taken := queue.read(1):
