@@ -17,8 +17,7 @@ which analyzes the change again). The child:
 
 - runs with SIGINT/SIGTERM/SIGHUP at their defaults (a terminal's signal to the
   group stops it; the parent unwinds and reaps it), and dies with its parent on
-  Linux (``PR_SET_PDEATHSIG``), so that nothing outlives a SIGKILLed hook, and keeps
-  what it inherited out of its collections (``lifeline.forked_child``);
+  Linux (``PR_SET_PDEATHSIG``), so that nothing outlives a SIGKILLed hook;
 - reads blobs through its own ``git cat-file`` (``gitcmd.Git`` starts one per
   process), never through the parent's, which a kill mid-read would corrupt;
 - holds the read end of its inbox only, so a dead parent is an end of file.
@@ -42,7 +41,7 @@ from tribunal.findings import Finding
 from tribunal.hooks.members import Board, Outcome, analyze_plan, judged, record
 from tribunal.hooks.progress import Progress
 from tribunal.lenses import LensPlan
-from tribunal.util.lifeline import forked_child
+from tribunal.util.lifeline import die_with_parent, frozen_for_fork
 from tribunal.worktree.signals import signals_blocked
 
 if TYPE_CHECKING:
@@ -90,7 +89,8 @@ class AnalyzerChild:
         for stream in (sys.stdout, sys.stderr):  # the child flushes them as it exits
             with contextlib.suppress(OSError, ValueError):
                 stream.flush()
-        with signals_blocked():  # until the child has put its handlers back to the defaults
+        # until the child has put its handlers back to the defaults
+        with frozen_for_fork(), signals_blocked():
             self._process.start()
         report_writer.close()
         inbox_reader.close()
@@ -194,7 +194,7 @@ def _child_main(
     stoppers = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     for sig in stoppers:
         signal.signal(sig, signal.SIG_DFL)
-    forked_child(parent)
+    die_with_parent(parent)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, stoppers)  # blocked across the fork
     with contextlib.suppress(EOFError, OSError):  # the parent is gone: end quietly
         _judge_all(writer, inbox, plans, work, progress)

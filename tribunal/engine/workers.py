@@ -73,8 +73,11 @@ def run_all(specs: "Sequence[AnalyzerSpec]", run_one: RunOne, change: "Change") 
     result_r, result_w = os.pipe()
     restore = _halve_tree_bounds(change)
     parent = os.getpid()
+    from tribunal.util.lifeline import frozen_for_fork
+
     try:
-        pid = os.fork()
+        with frozen_for_fork():
+            pid = os.fork()
     except OSError:  # no room for a second process: judge them all here
         os.close(result_r)
         os.close(result_w)
@@ -130,10 +133,10 @@ def _worker(
         import pickle
         import signal
 
-        from tribunal.util.lifeline import forked_child
+        from tribunal.util.lifeline import die_with_parent
 
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C stops the worker outright
-        forked_child(parent)
+        die_with_parent(parent)
         done: dict[int, Judged] = {}
         with os.fdopen(queue_r, "rb", buffering=0) as queue:
             while taken := queue.read(1):

@@ -12,6 +12,7 @@ import contextlib
 import gc
 import os
 import sys
+from collections.abc import Iterator
 
 #: Linux's prctl option: a signal for the child when the thread that forked it ends.
 _PR_SET_PDEATHSIG = 1
@@ -31,14 +32,17 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-
-def forked_child(parent: int) -> None:
-    """What a forked child does first: die with ``parent``, and keep what it inherited out
-    of its collections.
+@contextlib.contextmanager
+def frozen_for_fork() -> Iterator[None]:
+    """Fork inside this: the child's collections leave what it inherited alone.
 
     A collection writes to every object it walks, which copies each page the child
-    still shares with its parent; frozen (``gc.freeze``, a splice of lists that writes
-    to no object), they stay shared. The parent's collector is left as it was.
+    still shares with its parent; the child (which never leaves the block: it exits)
+    keeps those objects frozen. The parent unfreezes them as the block ends, so that
+    its own collector is as it was.
     """
     gc.freeze()
-    die_with_parent(parent)
+    try:
+        yield
+    finally:
+        gc.unfreeze()
