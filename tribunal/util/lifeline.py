@@ -34,15 +34,18 @@ def die_with_parent(parent: int) -> None:
 
 @contextlib.contextmanager
 def frozen_for_fork() -> Iterator[None]:
-    """Fork inside this: the child's collections leave what it inherited alone.
+    """Fork inside this: neither process's collections walk what they share.
 
-    A collection writes to every object it walks, which copies each page the child
-    still shares with its parent; the child (which never leaves the block: it exits)
-    keeps those objects frozen. The parent unfreezes them as the block ends, so that
-    its own collector is as it was.
+    A collection writes to every object it walks, which copies each page the two
+    processes still share. The child (which never leaves the block: it exits) keeps
+    it all frozen. So does a parent that freezes already (the command line freezes
+    its start-up and unfreezes everything as it ends, ``tribunal.entry``); a caller
+    that froze nothing (a test, a library user) gets its collector back as it was.
     """
+    thawed = gc.get_freeze_count() == 0
     gc.freeze()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if thawed:
+            gc.unfreeze()
