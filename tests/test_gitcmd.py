@@ -114,3 +114,13 @@ def test_a_lock_held_by_another_thread_at_the_fork_does_not_stall_the_child(
             raise AssertionError("the child waited for a lock no thread of its own held")
         assert os.waitstatus_to_exitcode(done[1]) == 0
         assert git.read_blob("HEAD:small.txt", LIMIT) == b"hello\n"
+
+
+def test_every_git_keeps_a_small_delta_base_cache_whatever_the_repository_says(
+    repo: GitRepo,
+) -> None:
+    """git's 96 MiB default grew the reader and the grep beside a big push's analysis."""
+    repo.git("config", "core.deltaBaseCacheLimit", "96m")
+    repo.commit({"a.txt": "a\n"}, "one")
+    with Git(repo.path) as git:
+        assert git.text("config", "core.deltaBaseCacheLimit") == "8m"

@@ -8,6 +8,12 @@ long-lived ``git cat-file --batch`` reader instead of a process per file, one
 per process: a forked child (the convene's analyzer child) starts its own and
 never writes to or reads from the one it inherited, which a kill mid-read would
 leave half-answered for the parent.
+
+Each git keeps at most ``DELTA_BASE_CACHE`` of delta bases (git's default is
+96 MiB): what tribunal reads is a file's two sides, whose delta chains are
+short, and a tree-wide ``git grep``, whose files rarely share a base, so a
+bigger cache only grows the reader and the grep beside a big push's analysis
+(6 MiB less each on a 20,000-file push, measured no slower).
 """
 
 import contextlib
@@ -35,6 +41,10 @@ REPO_POINTING_VARS = (
     "GIT_COMMON_DIR",
     "GIT_NAMESPACE",
 )
+
+
+#: The delta bases each git command keeps (``core.deltaBaseCacheLimit``).
+DELTA_BASE_CACHE = "8m"
 
 
 def no_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -114,7 +124,8 @@ class Git:
 
     def argv(self, args: tuple[str, ...]) -> list[str]:
         pinned = [f"--git-dir={self.git_dir}"] if self.git_dir is not None else []
-        return ["git", *pinned, "-c", "core.quotePath=true", *args]
+        limits = ["-c", "core.quotePath=true", "-c", f"core.deltaBaseCacheLimit={DELTA_BASE_CACHE}"]
+        return ["git", *pinned, *limits, *args]
 
     def run(
         self, *args: str, ok_codes: tuple[int, ...] = (0,), stdin: bytes | None = None
