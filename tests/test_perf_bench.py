@@ -10,10 +10,13 @@ import pytest
 
 from bench import perf, perfgen, perfgen_big, perfscenarios
 
+#: Python that makes the process hold 40 MiB (every page touched).
+HOLD_40_MIB = "b = bytearray(40 << 20); b[::4096] = b'x' * len(b[::4096])"
+
 
 def test_measure_reports_wall_time_memory_exit_code_and_output(tmp_path: Path) -> None:
     env = perfgen.bench_env(tmp_path)
-    code = "import sys; b = bytearray(40 << 20); b[::4096] = b'x' * len(b[::4096]); print('hi')"
+    code = f"import sys; {HOLD_40_MIB}; print('hi')"
     big = perf.measure([sys.executable, "-c", code], tmp_path, env)
     small = perf.measure([sys.executable, "-c", "raise SystemExit(3)"], tmp_path, env)
     assert (big.code, big.stdout, small.code) == (0, "hi\n", 3)
@@ -29,7 +32,7 @@ def test_memory_of_two_processes_alive_at_once_is_their_sum(tmp_path: Path) -> N
     code = (
         "import os, time\n"
         "def hold():\n"
-        "    b = bytearray(40 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(1.0)\n"
+        f"    {HOLD_40_MIB}; time.sleep(1.0)\n"
         "    return b\n"
         "pid = os.fork()\n"
         "held = hold()\n"
@@ -52,7 +55,7 @@ def test_a_child_that_shares_its_parents_memory_is_counted_once(tmp_path: Path) 
     fifo = tmp_path / "fifo"
     code = (
         "import os, subprocess\n"
-        "b = bytearray(40 << 20); b[::4096] = b'x' * len(b[::4096])\n"
+        f"{HOLD_40_MIB}\n"
         f"fifo = {str(fifo)!r}\n"
         "os.mkfifo(fifo)\n"
         "writer = subprocess.Popen(['sh', '-c', 'sleep 1; : > \"$0\"', fifo])\n"

@@ -247,13 +247,14 @@ class Change:
 
     def _keep_fetched(self, side: str, path: str, blob: Blob) -> None:
         """A file as git gave it, kept to make its source from (skips are noted on demand)."""
+        kept: Blob | _Packed = blob
+        cost = 160
         if isinstance(blob, bytes):
             self._raw_read += len(blob)
-        if isinstance(blob, bytes) and len(blob) >= PACK_FROM and self._raw_read > RAW_CACHE_BYTES:
-            packed = _Packed(pack(blob))
-            self._raw.put((side, path), packed, len(packed.data) + 160)
-        else:
-            self._raw.put((side, path), blob, len(blob) + 160 if isinstance(blob, bytes) else 160)
+            if len(blob) >= PACK_FROM and self._raw_read > RAW_CACHE_BYTES:
+                kept = _Packed(pack(blob))
+            cost += len(kept.data) if isinstance(kept, _Packed) else len(blob)
+        self._raw.put((side, path), kept, cost)
 
     def _holds(self, side: str, path: str) -> bool:
         return (side, path) in self._cache or (side, path) in self._raw

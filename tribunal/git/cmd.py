@@ -45,6 +45,8 @@ REPO_POINTING_VARS = (
 
 #: The delta bases each git command keeps (``core.deltaBaseCacheLimit``).
 DELTA_BASE_CACHE = "8m"
+#: Settings every git command runs with (see the module docstring).
+_SETTINGS = ("-c", "core.quotePath=true", "-c", f"core.deltaBaseCacheLimit={DELTA_BASE_CACHE}")
 
 
 def no_git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -124,8 +126,7 @@ class Git:
 
     def argv(self, args: tuple[str, ...]) -> list[str]:
         pinned = [f"--git-dir={self.git_dir}"] if self.git_dir is not None else []
-        limits = ["-c", "core.quotePath=true", "-c", f"core.deltaBaseCacheLimit={DELTA_BASE_CACHE}"]
-        return ["git", *pinned, *limits, *args]
+        return ["git", *pinned, *_SETTINGS, *args]
 
     def run(
         self, *args: str, ok_codes: tuple[int, ...] = (0,), stdin: bytes | None = None
